@@ -1,0 +1,237 @@
+"""Renderer: analytic table plane + per-face rasterised pyramids, in linear RGB.
+
+Geometry is exact perspective projection of the 3-D pieces (the camera of
+:mod:`bench.scenegen.camera`). Shading is a cheap approximation tuned for looks: table
+lit by a soft main light (many directions in a cone) and a fill (directions over the
+sky), with coloured shadows computed as projected polygons per light direction; faces
+of translucent pyramids filter what lies behind them (Beer-Lambert through the wall,
+Fresnel reflection of a simple environment, glints from the light, darker ridges).
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .camera import Camera
+from .materials import REFRACTIVE_INDEX
+
+log = logging.getLogger(__name__)
+SHIFT = 4  # sub-pixel bits for cv2 polygon filling
+
+
+@dataclass
+class Pyramid:
+    """One piece in world mm. base: (3,) base centre (z = seat height); half: half base
+    side; height: apex height above the base; yaw: radians about +z; mat: materials.plastic."""
+
+    base: np.ndarray
+    half: float
+    height: float
+    yaw: float
+    mat: dict
+
+    def corners(self) -> np.ndarray:
+        """(4, 3) base corners, counter-clockwise seen from above."""
+        c, s = np.cos(self.yaw), np.sin(self.yaw)
+        loc = np.array([[1, 1], [-1, 1], [-1, -1], [1, -1]], float) * self.half
+        xy = loc @ np.array([[c, s], [-s, c]])
+        return np.column_stack([xy + self.base[:2], np.full(4, self.base[2])])
+
+    def apex(self) -> np.ndarray:
+        return self.base + np.array([0, 0, self.height])
+
+
+@dataclass
+class Light:
+    """main: (N, 3) unit directions toward the soft main light; fill: (M, 3) toward the sky;
+    sun_rgb, amb_rgb: (3,) irradiance colours; spread: angular radius (rad) of the main light."""
+
+    main: np.ndarray
+    fill: np.ndarray
+    sun_rgb: np.ndarray
+    amb_rgb: np.ndarray
+    spread: float
+
+
+def _to_px(H: np.ndarray, xy: np.ndarray) -> np.ndarray:
+    """Apply homography H to (N, 2) points -> (N, 2)."""
+    p = np.column_stack([xy, np.ones(len(xy))]) @ H.T
+    return p[:, :2] / p[:, 2:3]
+
+
+def _fill(shape, pts: np.ndarray, origin) -> np.ndarray:
+    """Anti-aliased coverage float32 (h, w) of a convex polygon pts (N, 2) (x, y) given in
+    the coordinates of a patch whose top-left pixel is ``origin`` (x0, y0)."""
+    m = np.zeros(shape, np.uint8)
+    p = np.round((pts - np.asarray(origin, float)) * (1 << SHIFT)).astype(np.int32)
+    cv2.fillConvexPoly(m, p, 255, cv2.LINE_AA, SHIFT)
+    return m.astype(np.float32) * (1 / 255)
+
+
+def _wall_log_t(p: Pyramid, L: np.ndarray) -> np.ndarray:
+    """Log transmittance (3,) of one wall for light arriving from direction L."""
+    if p.mat["opaque"]:
+        return np.full(3, -30.0)
+    return -p.mat["absorb"] * 1.25 / max(0.3, L[2]) ** 0.3
+
+
+def shadow_maps(cam: Camera, pyrs: list[Pyramid], dirs: np.ndarray, q: float) -> tuple[np.ndarray, tuple]:
+    """Mean visibility (h, w, 3) float32 of the table toward ``dirs`` (N, 3), computed at
+    ``q`` times the camera resolution over the bounding box of all shadows.
+    Returns (map, (x0, y0, x1, y1)) with the box in camera pixels."""
+    H = cam.homography()
+    polys = []
+    for L in dirs:
+        for p in pyrs:
+            pts = np.vstack([p.corners(), p.apex()[None]])
+            flat = pts[:, :2] - (pts[:, 2:3] / L[2]) * L[None, :2]
+            polys.append((_to_px(H, flat) * q, _wall_log_t(p, L)))
+    allp = np.vstack([pp for pp, _ in polys])
+    x0, y0 = np.maximum(np.floor(allp.min(0)).astype(int) - 2, 0)
+    x1, y1 = np.minimum(np.ceil(allp.max(0)).astype(int) + 2, [int(cam.width * q), int(cam.height * q)])
+    if x1 <= x0 or y1 <= y0:
+        return np.ones((1, 1, 3), np.float32), (0, 0, 1, 1)
+    vis = np.zeros((y1 - y0, x1 - x0, 3), np.float32)
+    n = len(pyrs)
+    for i in range(len(dirs)):
+        logm = np.zeros_like(vis)
+        for pts, lt in polys[i * n:(i + 1) * n]:
+            bx0, by0 = np.maximum(np.floor(pts.min(0)).astype(int) - 1, [x0, y0])
+            bx1, by1 = np.minimum(np.ceil(pts.max(0)).astype(int) + 2, [x1, y1])
+            if bx1 <= bx0 or by1 <= by0:
+                continue
+            shp = (by1 - by0, bx1 - bx0)
+            hull = cv2.convexHull(pts.astype(np.float32))[:, 0]
+            cross = 2 * _fill(shp, hull, (bx0, by0)) - _fill(shp, pts[:4], (bx0, by0))
+            logm[by0 - y0:by1 - y0, bx0 - x0:bx1 - x0] += cross[..., None] * lt.astype(np.float32)
+        vis += np.exp(logm)
+    vis /= len(dirs)
+    vis = cv2.GaussianBlur(vis, (0, 0), 0.8)
+    return vis, (x0 / q, y0 / q, x1 / q, y1 / q)
+
+
+def _paste_vis(cam: Camera, vis: np.ndarray, box) -> np.ndarray:
+    """Resize a shadow map patch to camera resolution, full frame (h, w, 3) float32."""
+    out = np.ones((cam.height, cam.width, 3), np.float32)
+    x0, y0, x1, y1 = [int(round(v)) for v in box]
+    x1, y1 = min(x1, cam.width), min(y1, cam.height)
+    if x1 > x0 and y1 > y0:
+        out[y0:y1, x0:x1] = cv2.resize(vis, (x1 - x0, y1 - y0), interpolation=cv2.INTER_LINEAR)
+    return out
+
+
+def render_table(cam: Camera, albedo_tex: np.ndarray, tex_to_mm: np.ndarray) -> np.ndarray:
+    """Table albedo seen by the camera: (h, w, 3) float32. tex_to_mm: 3x3 affine mapping
+    texture (x, y) pixels to table (X, Y) mm."""
+    Hm = cam.homography() @ tex_to_mm
+    return cv2.warpPerspective(albedo_tex, Hm, (cam.width, cam.height), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REFLECT)
+
+
+def _env(r: np.ndarray, light: Light, table_rad: np.ndarray) -> np.ndarray:
+    """Radiance (..., 3) seen along reflected directions r (..., 3): table below, a dim
+    room above, plus the main light as a soft bright disc."""
+    up = np.clip(r[..., 2:3], 0, 1)
+    room = light.amb_rgb * (0.25 + 0.5 * up)
+    env = np.where(r[..., 2:3] < 0, table_rad, room)
+    L0 = light.main.mean(0)
+    L0 = L0 / np.linalg.norm(L0)
+    c = np.clip(r @ L0, -1, 1)[..., None]
+    s2 = light.spread ** 2 + 0.003
+    lobe = np.exp(-2 * (1 - c) / s2) / (np.pi * s2) + 0.15 * np.exp(-2 * (1 - c) / 0.12) / 0.4
+    return env + light.sun_rgb * lobe
+
+
+def render(cam: Camera, albedo_tex: np.ndarray, tex_to_mm: np.ndarray, pyrs: list[Pyramid],
+           order: list[tuple[int, bool]], light: Light, shadow_q: float = 0.5) -> np.ndarray:
+    """Linear radiance image (h, w, 3) float32 of the table and pyramids.
+
+    order: (pyramid index, front?) pairs in back-to-front painting order.
+    """
+    img = render_table(cam, albedo_tex, tex_to_mm)
+    sun_vis, box = shadow_maps(cam, pyrs, light.main, shadow_q)
+    fill_vis, fbox = shadow_maps(cam, pyrs, light.fill, shadow_q * 0.5)
+    lz = float(np.clip(light.main[:, 2].mean(), 0, 1))
+    irr = light.amb_rgb * _paste_vis(cam, fill_vis, fbox)
+    irr += light.sun_rgb * lz * _paste_vis(cam, sun_vis, box)
+    img *= irr
+    table_rad = np.median(img[::16, ::16].reshape(-1, 3), axis=0)
+    Kinv = np.linalg.inv(cam.K)
+    C = cam.center
+    for idx, front in order:
+        _face_layer(img, cam, Kinv, C, pyrs[idx], front, light, table_rad)
+    return img
+
+
+def _faces(p: Pyramid):
+    """Yield (v0, v1, apex, outward normal) for the four faces; v0-v1 is the base edge."""
+    cs, a = p.corners(), p.apex()
+    for i in range(4):
+        v0, v1 = cs[i], cs[(i + 1) % 4]
+        n = np.cross(v1 - v0, a - v0)
+        n /= np.linalg.norm(n)
+        if n @ ((v0 + v1) / 2 - p.base) < 0:
+            n = -n
+        yield v0, v1, a, n
+
+
+def _face_layer(img, cam, Kinv, C, p: Pyramid, front: bool, light: Light, table_rad) -> None:
+    """Composite the front (or back, seen from inside) faces of one pyramid onto img."""
+    Hh, Ww = img.shape[:2]
+    for v0, v1, a, n in _faces(p):
+        centroid = (v0 + v1 + a) / 3
+        is_front = n @ (C - centroid) > 0
+        if is_front != front:
+            continue
+        tri = cam.project(np.stack([v0, v1, a]))
+        x0, y0 = np.maximum(np.floor(tri.min(0)).astype(int) - 1, 0)
+        x1, y1 = np.minimum(np.ceil(tri.max(0)).astype(int) + 2, [Ww, Hh])
+        if x1 <= x0 or y1 <= y0:
+            continue
+        alpha = _fill((y1 - y0, x1 - x0), tri, (x0, y0))
+        if not alpha.any():
+            continue
+        ys, xs = np.mgrid[y0:y1, x0:x1].astype(np.float32)
+        d = np.stack([xs, ys, np.ones_like(xs)], -1) @ (Kinv.T @ cam.R).astype(np.float32)
+        d /= np.linalg.norm(d, axis=-1, keepdims=True)
+        nv = (n if front else -n).astype(np.float32)  # normal on the camera's side
+        cos_i = np.clip(-(d @ nv), 0.02, 1)[..., None]
+        F = 0.04 + 0.96 * (1 - cos_i) ** 5
+        r = d + 2 * cos_i * nv
+        env = _env(r, light, table_rad)
+        depth = float(cam.depth(centroid[None])[0])
+        px_mm = cam.K[0, 0] / depth
+        e_base, e_r1, e_r2 = _edge_dist(tri, xs, ys)
+        ridge = np.exp(-(np.minimum(e_r1, e_r2) / (0.7 * px_mm + 0.5)) ** 2)[..., None]
+        rim = np.exp(-(e_base / (1.2 * px_mm + 0.5)) ** 2)[..., None]
+        L0 = light.main.mean(0)
+        ndl = abs(float(n @ L0)) / np.linalg.norm(L0)
+        region = img[y0:y1, x0:x1]
+        A = alpha[..., None]
+        if p.mat["opaque"]:
+            col = p.mat["diffuse"] * (light.amb_rgb + light.sun_rgb * max(0.0, float(nv @ L0)))
+            col = col + 0.7 * F * env * (1 + 0.8 * ridge)
+            region *= 1 - A
+            region += A * col.astype(np.float32)
+        else:
+            cos_t = np.sqrt(1 - (1 - cos_i ** 2) / REFRACTIVE_INDEX ** 2)
+            ab = p.mat["absorb"].astype(np.float32)
+            T = (1 - F) * np.exp(-ab * (1 + 1.5 * ridge + 0.8 * rim) / cos_t)
+            glow = p.mat["glow"] * (light.amb_rgb + light.sun_rgb * (0.3 + ndl))
+            emit = F * env * (1 + 1.5 * ridge) + glow.astype(np.float32) * (1 + ridge + rim)
+            region *= 1 - A + A * T
+            region += A * emit
+
+
+def _edge_dist(tri: np.ndarray, xs: np.ndarray, ys: np.ndarray):
+    """Distances (px) from pixel grids xs, ys (h, w) to the triangle's base edge (tri[0]-tri[1])
+    and its two ridges (tri[1]-tri[2], tri[2]-tri[0]); tri: (3, 2) (x, y)."""
+    out = []
+    for i, j in ((0, 1), (1, 2), (2, 0)):
+        e = tri[j] - tri[i]
+        ln = np.hypot(*e) + 1e-9
+        out.append(np.abs((xs - tri[i][0]) * e[1] - (ys - tri[i][1]) * e[0]) / ln)
+    return out

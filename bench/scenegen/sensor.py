@@ -1,0 +1,61 @@
+"""Phone camera pipeline: exposure, vignetting, defocus, noise, tone curve, JPEG + EXIF."""
+from __future__ import annotations
+
+import io
+
+import cv2
+import numpy as np
+from PIL import Image
+
+from .materials import linear_to_srgb
+
+
+def sample_params(rng: np.random.Generator) -> dict:
+    """Random sensor settings for one scene (plain floats/ints, JSON-ready)."""
+    return {"ev": float(rng.uniform(-1, 1)), "vignette": float(rng.uniform(0.1, 0.4)),
+            "blur_px": float(rng.uniform(0.5, 1.4)), "shot": float(10 ** rng.uniform(-4.2, -3.0)),
+            "read": float(10 ** rng.uniform(-6, -4.7)), "sharpen": float(rng.uniform(0.2, 0.6)),
+            "saturation": float(rng.uniform(1.0, 1.2)), "jpeg_quality": int(rng.integers(80, 96))}
+
+
+def develop(linear: np.ndarray, out_size: tuple[int, int], prm: dict, rng: np.random.Generator) -> np.ndarray:
+    """Linear radiance (h, w, 3) float32 -> developed sRGB uint8 (H, W, 3) with
+    out_size = (W, H). Meters on the median luminance (partially), applies ``prm``."""
+    W, H = out_size
+    luma = linear[::8, ::8] @ np.array([0.2126, 0.7152, 0.0722], np.float32)
+    med = float(np.median(luma)) + 1e-4
+    gain = (0.3 / med) ** 0.6 * 2 ** prm["ev"]  # partial auto-exposure
+    h, w = linear.shape[:2]
+    yy, xx = np.ogrid[0:h, 0:w]
+    r2 = ((xx - w / 2) ** 2 + (yy - h / 2) ** 2) / ((w / 2) ** 2 + (h / 2) ** 2)
+    img = linear * (gain * (1 - prm["vignette"] * r2) ** 1.5).astype(np.float32)[..., None]
+    if (w, h) != (W, H):
+        img = cv2.resize(img, (W, H), interpolation=cv2.INTER_CUBIC)
+    img = cv2.GaussianBlur(img, (0, 0), prm["blur_px"] * max(W, H) / 4032)
+    sd = np.sqrt(np.clip(img, 0, None) * prm["shot"] + prm["read"])
+    img += sd * rng.standard_normal(img.shape, dtype=np.float32)
+    img = (1 - np.exp(-1.3 * np.clip(img, 0, None))) / (1 - np.exp(-1.3))  # highlight roll-off
+    img = linear_to_srgb(img)
+    if prm["sharpen"] > 0:
+        img = img + prm["sharpen"] * (img - cv2.GaussianBlur(img, (0, 0), 2.0 * max(W, H) / 4032))
+    gray = img @ np.array([0.299, 0.587, 0.114], np.float32)
+    img = gray[..., None] + prm["saturation"] * (img - gray[..., None])
+    return np.clip(img * 255 + 0.5, 0, 255).astype(np.uint8)
+
+
+def encode_jpeg(rgb: np.ndarray, quality: int, exif_orientation: int | None) -> bytes:
+    """Encode an upright uint8 RGB image. With exif_orientation 6 or 8 the pixels are stored
+    in sensor layout and tagged so that applying the tag gives back ``rgb``."""
+    if exif_orientation == 6:      # viewer rotates stored 90 deg clockwise
+        rgb = np.rot90(rgb, 1)
+    elif exif_orientation == 8:    # viewer rotates stored 90 deg counter-clockwise
+        rgb = np.rot90(rgb, -1)
+    im = Image.fromarray(np.ascontiguousarray(rgb))
+    buf = io.BytesIO()
+    kw = {}
+    if exif_orientation:
+        ex = Image.Exif()
+        ex[0x0112] = exif_orientation
+        kw["exif"] = ex.tobytes()
+    im.save(buf, format="JPEG", quality=quality, **kw)
+    return buf.getvalue()

@@ -1,0 +1,142 @@
+"""Procedural table surfaces, generated in table coordinates.
+
+Every function returns a float32 (h, w, 3) linear-RGB albedo image whose pixels are
+``mm`` millimetres square; row/col of the texture map to table (y, x) through the affine
+map chosen in :mod:`bench.scenegen.render`. Patterns are axis-aligned here; the renderer
+rotates them on the table.
+"""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from .materials import srgb_to_linear
+
+TABLE_KINDS = ("wood", "white", "dark", "cloth")
+
+
+def noise(rng: np.random.Generator, shape: tuple[int, int], cell: tuple[float, float]) -> np.ndarray:
+    """Smooth value noise, float32 (h, w) roughly in [-1, 1]; cell = (rows, cols) px per knot."""
+    h, w = shape
+    gh = max(2, int(np.ceil(h / max(cell[0], 1e-3))) + 2)
+    gw = max(2, int(np.ceil(w / max(cell[1], 1e-3))) + 2)
+    grid = rng.uniform(-1, 1, (gh, gw)).astype(np.float32)
+    big = cv2.resize(grid, (int(gw * cell[1]), int(gh * cell[0])), interpolation=cv2.INTER_CUBIC)
+    oy, ox = int(cell[0]), int(cell[1])
+    return np.ascontiguousarray(big[oy:oy + h, ox:ox + w])
+
+
+def fractal(rng: np.random.Generator, shape, cell_px: float, octaves: int = 4, aniso: float = 1.0) -> np.ndarray:
+    """Sum of noise octaves, float32 (h, w), std about 0.5; aniso stretches along columns."""
+    out = np.zeros(shape, np.float32)
+    amp, total = 1.0, 0.0
+    for _ in range(octaves):
+        out += amp * noise(rng, shape, (cell_px, cell_px * aniso))
+        total += amp
+        cell_px /= 2.0
+        amp *= 0.55
+        if cell_px < 1.0:
+            break
+    return out / total
+
+
+def _rgb(c) -> np.ndarray:
+    return srgb_to_linear(np.asarray(c, np.float32))
+
+
+def wood(rng, shape, mm) -> np.ndarray:
+    """Planks along the columns: growth rings, fine streaks, plank seams, varying tone."""
+    h, w = shape
+    tone = rng.uniform(0, 1)
+    light = np.array([0.78, 0.60, 0.40]) * (1 - tone) + np.array([0.30, 0.16, 0.08]) * tone
+    light = light * rng.uniform(0.9, 1.1, 3) ** 0.3
+    dark = light * rng.uniform(0.55, 0.8)
+    plank = rng.uniform(70, 200) / mm
+    rows = np.arange(h, dtype=np.float32)[:, None]
+    warp = fractal(rng, shape, 60 / mm, 3, aniso=8.0) * (12 / mm)
+    period = rng.uniform(3, 9) / mm
+    rings = 0.5 + 0.5 * np.sin(2 * np.pi * (rows + warp) / period)
+    rings = rings ** rng.uniform(1.5, 4)
+    streak = fractal(rng, shape, 1.2 / mm, 3, aniso=40.0)
+    plank_id = np.floor((rows + 0.0 * warp) / plank)
+    plank_tone = np.cos(plank_id * 12.9898 + rng.uniform(0, 6)) * 0.5 + 0.5
+    mix = np.clip(0.55 * rings + 0.25 * streak + 0.3 * plank_tone - 0.1, 0, 1)
+    img = _rgb(light)[None, None] * (1 - mix[..., None]) + _rgb(dark)[None, None] * mix[..., None]
+    seam = np.abs(((rows / plank) % 1.0) - 0.0) * plank
+    seam = np.minimum(seam, plank - seam)
+    img *= (1 - 0.6 * np.exp(-(seam / (0.6 / mm)) ** 2))[..., None] * np.ones((1, w, 1), np.float32)
+    return img.astype(np.float32)
+
+
+def white(rng, shape, mm) -> np.ndarray:
+    """White laminate (faint mottling) or white cloth (fine weave)."""
+    base = _rgb(np.clip(np.array([0.9, 0.9, 0.88]) + rng.normal(0, 0.03, 3), 0.7, 1.0))
+    mott = fractal(rng, shape, 25 / mm, 4)
+    img = base[None, None] * (1 + 0.03 * mott[..., None])
+    if rng.random() < 0.5:
+        img *= (1 + 0.06 * _weave(rng, shape, mm))[..., None]
+    return img.astype(np.float32)
+
+
+def dark(rng, shape, mm) -> np.ndarray:
+    """Charcoal to near-black: felt, slate or dark laminate."""
+    v = rng.uniform(0.08, 0.3)
+    base = _rgb(np.clip(v + rng.normal(0, 0.015, 3), 0.03, 0.4))
+    img = base[None, None] * (1 + 0.12 * fractal(rng, shape, 10 / mm, 5)[..., None])
+    img *= (1 + 0.1 * _weave(rng, shape, mm))[..., None]
+    return img.astype(np.float32)
+
+
+def _weave(rng, shape, mm) -> np.ndarray:
+    h, w = shape
+    p = rng.uniform(0.5, 1.2) / mm
+    y, x = np.mgrid[0:h, 0:w].astype(np.float32)
+    return (np.sin(2 * np.pi * x / p) * np.sin(2 * np.pi * y / p)).astype(np.float32)
+
+
+def _palette(rng, n) -> np.ndarray:
+    """n random sRGB colours, often saturated, shape (n, 3) in [0, 1]."""
+    hsv = np.stack([rng.uniform(0, 180, n), rng.uniform(0.2, 0.9, n) * 255,
+                    rng.uniform(0.35, 0.95, n) * 255], -1).astype(np.uint8)[None]
+    return cv2.cvtColor(hsv, cv2.COLOR_HSV2RGB)[0].astype(np.float32) / 255
+
+
+def cloth(rng, shape, mm) -> np.ndarray:
+    """Patterned tablecloth: gingham checks, stripes or a noisy floral-like print."""
+    h, w = shape
+    kind = rng.choice(["gingham", "stripes", "floral"])
+    y, x = np.mgrid[0:h, 0:w].astype(np.float32)
+    ground = np.array([0.93, 0.92, 0.88]) if rng.random() < 0.6 else _palette(rng, 1)[0]
+    col = _palette(rng, 3)
+    soft = 0.3 / mm
+    if kind == "gingham":
+        p = rng.uniform(6, 25) / mm
+        a = np.clip((np.abs(((x / p) % 1.0) - 0.5) * p - 0.25 * p) / soft + 0.5, 0, 1)
+        b = np.clip((np.abs(((y / p) % 1.0) - 0.5) * p - 0.25 * p) / soft + 0.5, 0, 1)
+        k = (a + b)[..., None] / 2
+        img = _rgb(ground) * (1 - k) + _rgb(col[0]) * k
+    elif kind == "stripes":
+        p = rng.uniform(5, 40) / mm
+        duty = rng.uniform(0.2, 0.6)
+        ph = (x / p) % 1.0
+        s1 = np.clip((duty * p - np.abs(ph - 0.5) * 2 * p * 0.5) / soft, 0, 1)[..., None]
+        s2 = np.clip((np.abs(((x / p + 0.5) % 1.0) - 0.5) * p - 0.45 * p) / soft, 0, 1)[..., None]
+        img = _rgb(ground) * (1 - s1) + _rgb(col[0]) * s1
+        img = img * (1 - s2) + _rgb(col[1]) * s2
+    else:
+        img = np.broadcast_to(_rgb(ground), (h, w, 3)).copy()
+        for c in col:
+            n = fractal(rng, shape, rng.uniform(4, 15) / mm, 3)
+            m = np.clip((n - rng.uniform(0.15, 0.4)) / 0.05, 0, 1)[..., None]
+            img = img * (1 - m) + _rgb(c) * m
+    img = img * (1 + 0.08 * _weave(rng, shape, mm))[..., None]
+    img *= (1 + 0.04 * fractal(rng, shape, 40 / mm, 3))[..., None]
+    return np.clip(img, 0, 1).astype(np.float32)
+
+
+MAKERS = {"wood": wood, "white": white, "dark": dark, "cloth": cloth}
+
+
+def table_texture(kind: str, rng, shape: tuple[int, int], mm: float) -> np.ndarray:
+    """Albedo (h, w, 3) float32 linear RGB for a table of ``kind`` at ``mm`` per pixel."""
+    return MAKERS[kind](rng, shape, mm)
