@@ -1,0 +1,237 @@
+"""The JSON API (design.md section 4); the pages use it too. Errors are ``{"error": "..."}``."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import logging
+import re
+
+from flask import Blueprint, Response, current_app, jsonify, request, send_from_directory, url_for
+
+from scorer import RULES, CityError, parse_city, rules_json, score
+
+from . import games
+from .db import get_db
+from .photos import delete_photos, photo_exists, save_photo
+from .records import GameError, build_game
+
+log = logging.getLogger(__name__)
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+PROFILE_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+EXPORT_FORMAT = "citycam-games"
+CSV_COLUMNS = ["game_id", "date", "mode", "variant", "rules", "player", "rank", "total", "target",
+               "won", "red", "yellow", "green", "blue", "black", "rule_points", "pieces", "notes"]
+
+
+class ApiError(Exception):
+    """A request the API refuses, with the plain reason and the HTTP status."""
+
+    def __init__(self, message: str, status: int = 400):
+        super().__init__(message)
+        self.message, self.status = message, status
+
+
+@bp.errorhandler(ApiError)
+def _api_error(exc: ApiError):
+    return jsonify(error=exc.message), exc.status
+
+
+@bp.errorhandler(GameError)
+@bp.errorhandler(CityError)
+def _bad_city(exc: ValueError):
+    return jsonify(error=str(exc)), 400
+
+
+@bp.get("/rules")
+def list_rules():
+    return jsonify(rules_json())
+
+
+@bp.post("/detect")
+def detect():
+    """A photo (multipart field ``photo``) -> the ``detect --json`` object, plus ``photo``:
+    the stored photo's name and ``photo_url``. Optional fields: ``profile`` (a calibration
+    profile name) and ``rules`` (comma-separated ids, written into the city)."""
+    from vision import VisionError, analyze, load_photo  # noqa: PLC0415 (vision lands later)
+
+    upload = request.files.get("photo")
+    if upload is None:
+        raise ApiError("missing field 'photo': take or choose a photo of the city")
+    data = upload.read()
+    if not data:
+        raise ApiError("the photo is empty (0 bytes); take or choose it again")
+    profile = _profile(request.form.get("profile"))
+    rules = _rule_ids(request.form.get("rules", ""))
+    try:
+        rgb = load_photo(data)
+        detection = analyze(rgb, profile)
+    except VisionError as exc:
+        raise ApiError(str(exc)) from None
+    out = detection.to_json(rules)
+    out["photo"] = save_photo(rgb, current_app.config["PHOTO_DIR"])
+    out["photo_url"] = url_for("api.photo", name=out["photo"])
+    return jsonify(out)
+
+
+@bp.post("/score")
+def score_city():
+    """A city (JSON) -> the ``score --json`` object with its cell breakdown and paper sheet."""
+    return jsonify(score(parse_city(_json_body())).to_json())
+
+
+@bp.get("/games")
+def list_games():
+    found = games.list_games(get_db())
+    for game in found:
+        _add_photo_urls(game)
+    return jsonify(games=found)
+
+
+@bp.post("/games")
+def save_game():
+    record = build_game(_json_body(), _photo_exists)
+    game_id, created = games.save_game(get_db(), record)
+    if created:
+        log.info("saved game %d (%s, total %d)", game_id, record["mode"], record["total"])
+    return (jsonify(_game_or_404(game_id)), 201 if created else 200,
+            {"Location": url_for("api.get_game", game_id=game_id)})
+
+
+@bp.get("/games/<int:game_id>")
+def get_game(game_id: int):
+    return jsonify(_game_or_404(game_id))
+
+
+@bp.delete("/games/<int:game_id>")
+def delete_game(game_id: int):
+    photos = games.delete_game(get_db(), game_id)
+    if photos is None:
+        raise ApiError(f"there is no game {game_id}", 404)
+    delete_photos(current_app.config["PHOTO_DIR"], photos)
+    return jsonify(deleted=game_id)
+
+
+@bp.get("/stats")
+def stats():
+    return jsonify(games.stats(get_db(), {r.id: r.name for r in RULES.values()}))
+
+
+@bp.get("/export.json")
+def export_json():
+    body = {"format": EXPORT_FORMAT, "version": 1, "games": games.all_games(get_db())}
+    return _download(json.dumps(body, indent=1), "application/json", "citycam-games.json")
+
+
+@bp.get("/export.csv")
+def export_csv():
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(CSV_COLUMNS)
+    for game in games.all_games(get_db()):
+        for p in game["players"]:
+            base = p["score"]["base"]
+            writer.writerow([game["id"], game["date"], game["mode"], game["variant"], " ".join(game["rules"]),
+                             p["player"], p["rank"] or "", p["total"], game["target"],
+                             "" if game["won"] is None else ("yes" if game["won"] else "no"),
+                             *(base[c] for c in ("red", "yellow", "green", "blue", "black")),
+                             sum(r["points"] for r in p["score"]["rules"]), len(p["city"]["pieces"]),
+                             game["notes"]])
+    return _download(out.getvalue(), "text/csv; charset=utf-8", "citycam-games.csv")
+
+
+@bp.post("/import")
+def import_games():
+    """Games from an export file (JSON body, or multipart field ``file``); games already
+    stored (same uid) are skipped, so importing the same file twice adds nothing."""
+    upload = request.files.get("file")
+    body = _parse_json(upload.read()) if upload is not None else _json_body()
+    if not isinstance(body, dict) or body.get("format") != EXPORT_FORMAT or not isinstance(body.get("games"), list):
+        raise ApiError("this is not a citycam export (expected {\"format\": \"citycam-games\", \"games\": [...]})")
+    records = []
+    for k, game in enumerate(body["games"], 1):
+        try:
+            records.append(build_game(_importable(game), _photo_exists))
+        except GameError as exc:
+            raise ApiError(f"game {k} of the file: {exc}") from None
+    db = get_db()
+    added = sum(games.save_game(db, record)[1] for record in records)
+    return jsonify(added=added, skipped=len(records) - added)
+
+
+@bp.get("/photos/<name>")
+def photo(name: str):
+    if not _photo_exists(name):
+        raise ApiError("no such photo", 404)
+    return send_from_directory(current_app.config["PHOTO_DIR"], name, max_age=7 * 24 * 3600)
+
+
+def _importable(game) -> dict:
+    """An exported game as a posted one; photos missing on this server are dropped."""
+    if not isinstance(game, dict):
+        raise GameError("each game must be an object")
+    players = game.get("players")
+    if not isinstance(players, list):
+        raise GameError("missing field 'players'")
+    entries = [{**p, "photo": p.get("photo") if _photo_exists(p.get("photo")) else None}
+               if isinstance(p, dict) else p for p in players]
+    return {"players": entries, **{k: game.get(k) for k in ("uid", "date", "saved_at", "notes")}}
+
+
+def _game_or_404(game_id: int) -> dict:
+    game = games.get_game(get_db(), game_id)
+    if game is None:
+        raise ApiError(f"there is no game {game_id}", 404)
+    return _add_photo_urls(game)
+
+
+def _add_photo_urls(game: dict) -> dict:
+    for p in game["players"]:
+        p["photo_url"] = url_for("api.photo", name=p["photo"]) if p["photo"] else None
+    if "photo" in game:
+        game["photo_url"] = game["players"][0]["photo_url"]
+    return game
+
+
+def _photo_exists(name) -> bool:
+    return isinstance(name, str) and photo_exists(current_app.config["PHOTO_DIR"], name)
+
+
+def _json_body():
+    return _parse_json(request.get_data(cache=False))
+
+
+def _parse_json(data: bytes):
+    if not data.strip():
+        raise ApiError("the request body is empty; send JSON")
+    try:
+        return json.loads(data)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ApiError(f"the request body is not valid JSON ({exc})") from None
+
+
+def _rule_ids(text: str) -> list[str] | None:
+    ids = [r.strip() for r in text.split(",") if r.strip()]
+    unknown = [r for r in ids if r not in RULES]
+    if unknown:
+        raise ApiError(f"unknown rule {unknown[0]!r}")
+    return ids or None
+
+
+def _profile(name: str | None):
+    if not name:
+        return None
+    from calibration import ProfileError, load_profile  # noqa: PLC0415 (lands with vision)
+
+    if not PROFILE_NAME.match(name):
+        raise ApiError("'profile' must be the name of a calibration profile")
+    try:
+        return load_profile(name)
+    except ProfileError as exc:
+        raise ApiError(str(exc)) from None
+
+
+def _download(text: str, mimetype: str, filename: str) -> Response:
+    return Response(text, mimetype=mimetype,
+                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})

@@ -1,0 +1,86 @@
+// The city being reviewed ("entry"): its pieces, kept normalised (smallest row and column 0,
+// like the scorer's output, so the scorer's cells and messages match the plan), and the
+// offset from those cells to the grid of the photo's homography.
+
+export const COLORS = ["red", "yellow", "green", "blue", "black"];
+export const SIZES = { 1: "small", 2: "medium", 3: "large" };
+export const UNSURE_BELOW = 0.6;
+
+export function entryFromDetection(detection, previous) {
+  return {
+    source: "photo",
+    player: (previous && previous.player) || detection.player || "",
+    detected: detection,
+    photo: detection.photo,
+    photo_url: detection.photo_url,
+    image: detection.image,
+    homography: detection.grid && detection.grid.homography,
+    offset: { row: 0, col: 0 },
+    pieces: detection.pieces.map((p) => ({
+      row: p.row, col: p.col, color: p.color, size: p.size, level: p.level || 0,
+      confidence: p.confidence,
+    })),
+  };
+}
+
+export function manualEntry() {
+  return {
+    source: "manual", player: "", detected: null, photo: null,
+    photo_url: null, image: null, homography: null, offset: { row: 0, col: 0 }, pieces: [],
+  };
+}
+
+export function cityJson(entry, draft) {
+  return {
+    game: "zoning-out", variant: draft.variant, rules: draft.rules,
+    pieces: entry.pieces.map(({ row, col, color, size, level }) =>
+      (level ? { row, col, color, size, level } : { row, col, color, size })),
+  };
+}
+
+export function piecesAt(entry, row, col) {
+  return entry.pieces.filter((p) => p.row === row && p.col === col).sort((a, b) => a.level - b.level);
+}
+
+export function bounds(entry) {
+  if (!entry.pieces.length) return { rows: 0, cols: 0 };
+  return {
+    rows: 1 + Math.max(...entry.pieces.map((p) => p.row)),
+    cols: 1 + Math.max(...entry.pieces.map((p) => p.col)),
+  };
+}
+
+// Set colour and/or size of the piece at (row, col, level), adding it when missing (the
+// missing attribute comes from `defaults`). A top piece needs a piece under it.
+export function setPiece(entry, row, col, level, change, defaults) {
+  const here = piecesAt(entry, row, col);
+  let piece = here.find((p) => p.level === level);
+  if (!piece) {
+    if (level > here.length) return;
+    piece = { row, col, level, color: defaults.color, size: defaults.size };
+    entry.pieces.push(piece);
+  }
+  Object.assign(piece, change);
+  delete piece.confidence;
+  piece.corrected = true;
+  normalise(entry);
+}
+
+export function removePiece(entry, row, col, level) {
+  entry.pieces = entry.pieces.filter((p) => !(p.row === row && p.col === col && p.level === level));
+  for (const p of entry.pieces) {
+    if (p.row === row && p.col === col && p.level > level) p.level -= 1;
+  }
+  normalise(entry);
+}
+
+function normalise(entry) {
+  if (!entry.pieces.length) return;
+  const r0 = Math.min(...entry.pieces.map((p) => p.row));
+  const c0 = Math.min(...entry.pieces.map((p) => p.col));
+  for (const p of entry.pieces) {
+    p.row -= r0;
+    p.col -= c0;
+  }
+  entry.offset = { row: entry.offset.row + r0, col: entry.offset.col + c0 };
+}
