@@ -1,0 +1,76 @@
+"""The `citycam` command line, run as a user would run it (a real subprocess)."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "scorer" / "examples" / "example-city.json"
+
+
+def citycam(*args):
+    proc = subprocess.run([sys.executable, "-m", "server.cli", *map(str, args)],
+                          capture_output=True, text=True, timeout=60)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def test_score_prints_the_paper_sheet():
+    code, out, err = citycam("score", EXAMPLE)
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[2].startswith("Residential (red)") and lines[2].endswith("3")
+    assert any(line.startswith("Total") and line.endswith(" 3") for line in lines)
+    assert "LOST: 3 against a target of 59" in out
+
+
+def test_score_json_contract_and_rules_override():
+    code, out, _ = citycam("score", EXAMPLE, "--json", "--rules", "clusters,density-bonusing")
+    data = json.loads(out)
+    assert code == 0
+    assert data["base"] == {"red": 3, "yellow": 1, "green": 3, "blue": 2, "black": -11}
+    # clusters: red trio +3; two lone yellows, the green group and the blue pair -1 each
+    assert [(r["id"], r["points"], r["target"]) for r in data["rules"]] == [
+        ("clusters", 3 - 1 - 1 - 1 - 1, 9), ("density-bonusing", -4, -4)]
+    assert data["target"] == 5 and data["won"] is False and data["illegal"] == []
+    assert data["total"] == -2 + data["rules"][0]["points"] - 4
+
+
+def test_several_cities_are_ranked(tmp_path):
+    other = json.loads(EXAMPLE.read_text())
+    other["player"] = "bea"
+    other["pieces"] = other["pieces"][:3]
+    (tmp_path / "b.json").write_text(json.dumps(other))
+    code, out, _ = citycam("score", EXAMPLE, tmp_path / "b.json", "--json")
+    ranked = json.loads(out)["players"]
+    assert code == 0
+    assert [(p["player"], p["rank"]) for p in ranked] == [("bea", 1), ("example-city", 2)]
+
+
+@pytest.mark.parametrize("content, words", [
+    ("not json at all", "not valid JSON"),
+    ('{"pieces": [{"row": 0, "col": 0, "color": "red", "size": 9}]}', "size 9"),
+])
+def test_bad_city_exits_2_with_one_line(tmp_path, content, words):
+    path = tmp_path / "city.json"
+    path.write_text(content)
+    code, out, err = citycam("score", path)
+    assert code == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and words in err
+
+
+def test_missing_file_and_unknown_rule():
+    code, _, err = citycam("score", "/no/such/city.json")
+    assert code == 2 and "cannot read" in err
+    code, _, err = citycam("score", EXAMPLE, "--rules", "no-such-rule")
+    assert code == 2 and "no-such-rule" in err and "Traceback" not in err
+
+
+def test_rules_lists_all_eighteen():
+    code, out, _ = citycam("rules", "--json")
+    rules = json.loads(out)
+    assert code == 0 and len(rules) == 18
+    assert rules[0] == {"id": "15-minute-city", "name": "15-Minute City", "target": 13,
+                        "text": "4 points for every red piece that is next to a blue, green, and yellow piece."}
+    code, out, _ = citycam("rules")
+    assert "room-to-make-a-big-mistake" in out
