@@ -50,18 +50,6 @@ class Camera:
         return Camera(S @ self.K, self.R, self.t, int(round(self.width * s)),
                       int(round(self.height * s)))
 
-    def rotated_to_sensor(self, orientation: int) -> "Camera":
-        """The camera whose image is the upright one rotated into sensor layout for EXIF
-        Orientation 6 (upright = stored rotated 90 deg clockwise) or 8 (counter-clockwise)."""
-        W, H = self.width, self.height
-        if orientation == 6:   # stored (xs, ys): upright x = H_s - 1 - ys, y = xs
-            A = np.array([[0, 1, 0], [-1, 0, W - 1], [0, 0, 1.0]])
-        elif orientation == 8:  # upright x = ys, y = W_s - 1 - xs
-            A = np.array([[0, -1, H - 1], [1, 0, 0], [0, 0, 1.0]])
-        else:
-            raise ValueError(orientation)
-        return Camera(A @ self.K, self.R, self.t, H, W)
-
     def as_dict(self) -> dict:
         return {"K": self.K.tolist(), "R": self.R.tolist(), "t": self.t.tolist(),
                 "center_mm": self.center.tolist(), "homography": self.homography().tolist()}

@@ -68,8 +68,9 @@ def layout(rng: np.random.Generator, city: dict, pitch: float, rot_deg: float,
                        and (pcs[j]["row"], pcs[j]["col"]) == (p["row"], p["col"]))
             dyaw = np.deg2rad(rng.uniform(-6, 6))
             phi = abs(dyaw) % (np.pi / 2)
-            need = half * (np.cos(phi) + np.sin(phi))  # half-width of the turned square
-            z = low.height * (1 - need / low.half)
+            # the turned base square must contain the lower pyramid's cross-section
+            seat_half = half / (np.cos(phi) + np.sin(phi))
+            z = low.height * (1 - seat_half / low.half)
             pyr = Pyramid(np.array([low.base[0], low.base[1], z]), half, height, low.yaw + dyaw,
                           mats[p["color"]])
         out[i] = pyr
