@@ -54,8 +54,6 @@ def detect():
     """A photo (multipart field ``photo``) -> the ``detect --json`` object, plus ``photo``:
     the stored photo's name and ``photo_url``. Optional fields: ``profile`` (a calibration
     profile name) and ``rules`` (comma-separated ids, written into the city)."""
-    from vision import VisionError, analyze, load_photo  # noqa: PLC0415 (vision lands later)
-
     upload = request.files.get("photo")
     if upload is None:
         raise ApiError("missing field 'photo': take or choose a photo of the city")
@@ -64,6 +62,8 @@ def detect():
         raise ApiError("the photo is empty (0 bytes); take or choose it again")
     profile = _profile(request.form.get("profile"))
     rules = _rule_ids(request.form.get("rules", ""))
+    from vision import VisionError, analyze, load_photo  # noqa: PLC0415 (vision lands later)
+
     try:
         rgb = load_photo(data)
         detection = analyze(rgb, profile)
