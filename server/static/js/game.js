@@ -42,7 +42,8 @@ async function load() {
     $("game-title").textContent = `${game.date} · ${result}`;
     $("game-line").textContent = describeGame(game, rules);
     $("game-notes").textContent = game.notes;
-    $("players-detail").replaceChildren(...game.players.map((p) => playerBlock(game, p)));
+    const players = [...game.players].sort((a, b) => (a.rank || 0) - (b.rank || 0));
+    $("players-detail").replaceChildren(...players.map((p) => playerBlock(game, p)));
   } catch (err) {
     showMessage($("game-error"), err.message);
   }
