@@ -32,6 +32,7 @@ class Pyramid:
     height: float
     yaw: float
     mat: dict
+    pips: int = 0
 
     def corners(self) -> np.ndarray:
         """(4, 3) base corners, counter-clockwise seen from above."""
@@ -78,9 +79,11 @@ def _wall_log_t(p: Pyramid, L: np.ndarray) -> np.ndarray:
     return -p.mat["absorb"] * 1.25 / max(0.3, L[2]) ** 0.3
 
 
-def shadow_maps(cam: Camera, pyrs: list[Pyramid], dirs: np.ndarray, q: float) -> tuple[np.ndarray, tuple]:
+def shadow_maps(cam: Camera, pyrs: list[Pyramid], dirs: np.ndarray, q: float,
+                blur: float = 0.8) -> tuple[np.ndarray, tuple]:
     """Mean visibility (h, w, 3) float32 of the table toward ``dirs`` (N, 3), computed at
-    ``q`` times the camera resolution over the bounding box of all shadows.
+    ``q`` times the camera resolution over the bounding box of all shadows, blurred by
+    ``blur`` px (Gaussian sigma at that resolution).
     Returns (map, (x0, y0, x1, y1)) with the box in camera pixels."""
     H = cam.homography()
     polys = []
@@ -109,7 +112,7 @@ def shadow_maps(cam: Camera, pyrs: list[Pyramid], dirs: np.ndarray, q: float) ->
             logm[by0 - y0:by1 - y0, bx0 - x0:bx1 - x0] += cross[..., None] * lt.astype(np.float32)
         vis += np.exp(logm)
     vis /= len(dirs)
-    vis = cv2.GaussianBlur(vis, (0, 0), 0.8)
+    vis = cv2.GaussianBlur(vis, (0, 0), blur)
     return vis, (x0 / q, y0 / q, x1 / q, y1 / q)
 
 
@@ -153,7 +156,7 @@ def render(cam: Camera, albedo_tex: np.ndarray, tex_to_mm: np.ndarray, pyrs: lis
     """
     img = render_table(cam, albedo_tex, tex_to_mm)
     sun_vis, box = shadow_maps(cam, pyrs, light.main, shadow_q)
-    fill_vis, fbox = shadow_maps(cam, pyrs, light.fill, shadow_q * 0.5)
+    fill_vis, fbox = shadow_maps(cam, pyrs, light.fill, shadow_q * 0.5, blur=3.0)
     lz = float(np.clip(light.main[:, 2].mean(), 0, 1))
     irr = light.amb_rgb * _paste_vis(cam, fill_vis, fbox)
     irr += light.sun_rgb * lz * _paste_vis(cam, sun_vis, box)
@@ -167,24 +170,51 @@ def render(cam: Camera, albedo_tex: np.ndarray, tex_to_mm: np.ndarray, pyrs: lis
 
 
 def _faces(p: Pyramid):
-    """Yield (v0, v1, apex, outward normal) for the four faces; v0-v1 is the base edge."""
+    """Yield (v0, v1, apex, outward normal, normal of the face after, normal of the face
+    before) for the four faces; v0-v1 is the base edge, counter-clockwise from above."""
     cs, a = p.corners(), p.apex()
+    ns = []
     for i in range(4):
         v0, v1 = cs[i], cs[(i + 1) % 4]
         n = np.cross(v1 - v0, a - v0)
         n /= np.linalg.norm(n)
-        if n @ ((v0 + v1) / 2 - p.base) < 0:
-            n = -n
-        yield v0, v1, a, n
+        ns.append(n if n @ ((v0 + v1) / 2 - p.base) > 0 else -n)
+    for i in range(4):
+        yield cs[i], cs[(i + 1) % 4], a, ns[i], ns[(i + 1) % 4], ns[i - 1]
+
+
+def _lobe(c: np.ndarray, light: Light) -> np.ndarray:
+    """Mirror-lobe radiance factor for cosines c (...) between a reflected ray and the light."""
+    s2 = light.spread ** 2 + 0.003
+    return np.exp(-2 * (1 - c) / s2) / (np.pi * s2)
+
+
+def _arc_max(h: np.ndarray, n: np.ndarray, m: np.ndarray) -> np.ndarray:
+    """Max over unit normals on the arc from n to m (per pixel, (..., 3)) of normal . h."""
+    b = np.cross(n, m)
+    b /= np.linalg.norm(b, axis=-1, keepdims=True) + 1e-9
+    hb = np.sum(h * b, -1, keepdims=True)
+    q = h - hb * b
+    qn = np.linalg.norm(q, axis=-1, keepdims=True) + 1e-9
+    cos_arc = np.sum(n * m, -1, keepdims=True)
+    inside = (np.sum(q * n, -1, keepdims=True) >= cos_arc * qn) & (np.sum(q * m, -1, keepdims=True) >= cos_arc * qn)
+    ends = np.maximum(np.sum(h * n, -1, keepdims=True), np.sum(h * m, -1, keepdims=True))
+    return np.where(inside, qn, ends)[..., 0]
 
 
 def _face_layer(img, cam, Kinv, C, p: Pyramid, front: bool, light: Light, table_rad) -> None:
-    """Composite the front (or back, seen from inside) faces of one pyramid onto img."""
+    """Composite the front (or back, seen from inside) faces of one pyramid onto img.
+
+    Per pixel the ray is intersected with the face plane, giving face coordinates in mm:
+    ``s`` along the base edge from its middle and ``up`` along the slant from the base.
+    Those place the darker ridges and rim, the glints of the rounded ridges and the pips.
+    """
     Hh, Ww = img.shape[:2]
-    for v0, v1, a, n in _faces(p):
+    L0 = light.main.mean(0)
+    L0 = (L0 / np.linalg.norm(L0)).astype(np.float32)
+    for v0, v1, a, n, n_next, n_prev in _faces(p):
         centroid = (v0 + v1 + a) / 3
-        is_front = n @ (C - centroid) > 0
-        if is_front != front:
+        if (n @ (C - centroid) > 0) != front:
             continue
         tri = cam.project(np.stack([v0, v1, a]))
         x0, y0 = np.maximum(np.floor(tri.min(0)).astype(int) - 1, 0)
@@ -197,41 +227,60 @@ def _face_layer(img, cam, Kinv, C, p: Pyramid, front: bool, light: Light, table_
         ys, xs = np.mgrid[y0:y1, x0:x1].astype(np.float32)
         d = np.stack([xs, ys, np.ones_like(xs)], -1) @ (Kinv.T @ cam.R).astype(np.float32)
         d /= np.linalg.norm(d, axis=-1, keepdims=True)
+        # face coordinates (mm) of the ray's hit on the face plane
+        mid = (v0 + v1) / 2
+        e = (v1 - v0) / np.linalg.norm(v1 - v0)
+        slant = float(np.linalg.norm(a - mid))
+        u = (a - mid) / slant
+        nd = d @ n.astype(np.float32)
+        t = float(n @ (v0 - C)) / np.where(np.abs(nd) < 1e-6, np.float32(1e-6), nd)
+        X = (C - mid).astype(np.float32) + t[..., None] * d
+        s_mm, up = X @ e.astype(np.float32), X @ u.astype(np.float32)
+        px_mm = cam.K[0, 0] / float(cam.depth(centroid[None])[0])  # pixels per mm
+        aa = 0.7 / px_mm  # one pixel, in mm
+        to_ridge = (p.half * (1 - up / slant) - np.abs(s_mm)) * slant / np.hypot(slant, p.half)
+        ridge = np.exp(-(to_ridge / (0.5 + aa)) ** 2)[..., None]
+        rim = np.exp(-(up / (1.0 + aa)) ** 2)[..., None]
+        pip = _pips(s_mm, up, p, aa)[..., None]
         nv = (n if front else -n).astype(np.float32)  # normal on the camera's side
         cos_i = np.clip(-(d @ nv), 0.02, 1)[..., None]
         F = 0.04 + 0.96 * (1 - cos_i) ** 5
-        r = d + 2 * cos_i * nv
-        env = _env(r, light, table_rad)
-        depth = float(cam.depth(centroid[None])[0])
-        px_mm = cam.K[0, 0] / depth
-        e_base, e_r1, e_r2 = _edge_dist(tri, xs, ys)
-        ridge = np.exp(-(np.minimum(e_r1, e_r2) / (0.7 * px_mm + 0.5)) ** 2)[..., None]
-        rim = np.exp(-(e_base / (1.2 * px_mm + 0.5)) ** 2)[..., None]
-        L0 = light.main.mean(0)
-        ndl = abs(float(n @ L0)) / np.linalg.norm(L0)
+        env = _env(d + 2 * cos_i * nv, light, table_rad)
+        hv = L0 - d
+        hv /= np.linalg.norm(hv, axis=-1, keepdims=True)
+        glint = 0.0
+        if front:  # rounded ridges show the light where their normal turns toward it
+            n_adj = np.where((s_mm > 0)[..., None], n_next.astype(np.float32), n_prev.astype(np.float32))
+            c = _arc_max(hv, np.broadcast_to(nv, hv.shape), n_adj)
+            glint = (0.08 * _lobe(2 * c ** 2 - 1, light) * np.exp(-(to_ridge / (0.25 + aa)) ** 2))[..., None]
         region = img[y0:y1, x0:x1]
         A = alpha[..., None]
+        sun = light.sun_rgb.astype(np.float32)
         if p.mat["opaque"]:
             col = p.mat["diffuse"] * (light.amb_rgb + light.sun_rgb * max(0.0, float(nv @ L0)))
-            col = col + 0.7 * F * env * (1 + 0.8 * ridge)
+            col = col.astype(np.float32) + 0.7 * F * env * (1 + 0.8 * ridge) + glint * sun
             region *= 1 - A
-            region += A * col.astype(np.float32)
+            region += A * col
         else:
             cos_t = np.sqrt(1 - (1 - cos_i ** 2) / REFRACTIVE_INDEX ** 2)
             ab = p.mat["absorb"].astype(np.float32)
-            T = (1 - F) * np.exp(-ab * (1 + 1.5 * ridge + 0.8 * rim) / cos_t)
-            glow = p.mat["glow"] * (light.amb_rgb + light.sun_rgb * (0.3 + ndl))
-            emit = F * env * (1 + 1.5 * ridge) + glow.astype(np.float32) * (1 + ridge + rim)
+            T = (1 - F) * np.exp(-ab * (1 + 1.5 * ridge + 0.8 * rim + 0.8 * pip) / cos_t)
+            ndl = abs(float(n @ L0))
+            glow = (p.mat["glow"] * (light.amb_rgb + light.sun_rgb * (0.3 + ndl))).astype(np.float32)
+            emit = F * env * (1 + 0.5 * ridge) + glow * (1 + 0.5 * rim + 0.3 * pip) + glint * sun
             region *= 1 - A + A * T
             region += A * emit
 
 
-def _edge_dist(tri: np.ndarray, xs: np.ndarray, ys: np.ndarray):
-    """Distances (px) from pixel grids xs, ys (h, w) to the triangle's base edge (tri[0]-tri[1])
-    and its two ridges (tri[1]-tri[2], tri[2]-tri[0]); tri: (3, 2) (x, y)."""
-    out = []
-    for i, j in ((0, 1), (1, 2), (2, 0)):
-        e = tri[j] - tri[i]
-        ln = np.hypot(*e) + 1e-9
-        out.append(np.abs((xs - tri[i][0]) * e[1] - (ys - tri[i][1]) * e[0]) / ln)
+def _pips(s_mm: np.ndarray, up: np.ndarray, p: Pyramid, aa: float) -> np.ndarray:
+    """Coverage (h, w) of the pyramid's pips (1-3 raised dots in a row near the base)."""
+    k = p.pips
+    if k == 0:
+        return np.zeros_like(s_mm)
+    r = 0.75 + 0.1 * k
+    gap = 2.8 * r
+    out = np.zeros_like(s_mm)
+    for j in range(k):
+        dist = np.hypot(s_mm - (j - (k - 1) / 2) * gap, up - (2.6 + 0.5 * k))
+        out = np.maximum(out, np.clip((r - dist) / aa + 0.5, 0, 1))
     return out

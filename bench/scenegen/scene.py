@@ -58,7 +58,7 @@ def layout(rng: np.random.Generator, city: dict, pitch: float, rot_deg: float,
                 off = rng.normal(0, 1.2, 2) * shrink
                 off *= min(1.0, 3.0 / (np.hypot(*off) + 1e-9))
                 yaw = th + np.deg2rad(rng.uniform(-15, 15) * shrink)
-                pyr = Pyramid(np.array([*(cell + off), 0.0]), half, height, yaw, mats[p["color"]])
+                pyr = Pyramid(np.array([*(cell + off), 0.0]), half, height, yaw, mats[p["color"]], p["size"])
                 quad = pyr.corners()[:, :2]
                 if not any(_squares_overlap(quad, q) for q in placed):
                     break
@@ -72,7 +72,7 @@ def layout(rng: np.random.Generator, city: dict, pitch: float, rot_deg: float,
             seat_half = half / (np.cos(phi) + np.sin(phi))
             z = low.height * (1 - seat_half / low.half)
             pyr = Pyramid(np.array([low.base[0], low.base[1], z]), half, height, low.yaw + dyaw,
-                          mats[p["color"]])
+                          mats[p["color"]], p["size"])
         out[i] = pyr
     return out  # type: ignore[return-value]
 
@@ -112,15 +112,15 @@ def sample_light(rng: np.random.Generator) -> tuple[Light, dict]:
     ang = k * 2.39996 + rng.uniform(0, 2 * np.pi)
     main = L0 + rad[:, None] * (np.cos(ang)[:, None] * u + np.sin(ang)[:, None] * v)
     main /= np.linalg.norm(main, axis=1, keepdims=True)
-    m = 10
+    m = 24
     k = np.arange(m) + 0.5
-    el = np.arcsin(np.sqrt(0.25 + 0.75 * k / m))
+    el = np.arcsin(np.sqrt(0.4 + 0.6 * k / m))
     az = k * 2.39996 + rng.uniform(0, 2 * np.pi)
     fill = np.column_stack([np.cos(el) * np.cos(az), np.cos(el) * np.sin(az), np.sin(el)])
     wb = rng.uniform(0.55, 0.9)
     col = kelvin_rgb(kelvin) ** (1 - wb)
     col /= col @ np.array([0.2126, 0.7152, 0.0722])
-    ratio = rng.uniform(0.25, 0.9)
+    ratio = rng.uniform(0.15, 0.6)
     sky = kelvin_rgb(rng.uniform(min(kelvin, 5000), 7000)) ** (1 - wb)
     sky /= sky @ np.array([0.2126, 0.7152, 0.0722])
     light = Light(main, fill, (col * (1 - ratio * 0.5)).astype(np.float32),

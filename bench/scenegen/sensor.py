@@ -13,8 +13,8 @@ from .materials import linear_to_srgb
 def sample_params(rng: np.random.Generator) -> dict:
     """Random sensor settings for one scene (plain floats/ints, JSON-ready)."""
     return {"ev": float(rng.uniform(-1, 1)), "vignette": float(rng.uniform(0.1, 0.4)),
-            "blur_px": float(rng.uniform(0.5, 1.4)), "shot": float(10 ** rng.uniform(-4.2, -3.0)),
-            "read": float(10 ** rng.uniform(-6, -4.7)), "sharpen": float(rng.uniform(0.2, 0.6)),
+            "blur_px": float(rng.uniform(0.4, 1.1)), "shot": float(10 ** rng.uniform(-4.2, -3.0)),
+            "read": float(10 ** rng.uniform(-6, -4.7)), "sharpen": float(rng.uniform(0.1, 0.4)),
             "saturation": float(rng.uniform(1.0, 1.2)), "jpeg_quality": int(rng.integers(80, 96))}
 
 
@@ -24,7 +24,9 @@ def develop(linear: np.ndarray, out_size: tuple[int, int], prm: dict, rng: np.ra
     W, H = out_size
     luma = linear[::8, ::8] @ np.array([0.2126, 0.7152, 0.0722], np.float32)
     med = float(np.median(luma)) + 1e-4
-    gain = (0.3 / med) ** 0.6 * 2 ** prm["ev"]  # partial auto-exposure
+    # partial auto-exposure: dark tables stay darker, white ones are pulled down to ~0.35
+    target = 0.3 * (med / 0.3) ** (0.6 if med < 0.3 else 0.15)
+    gain = target / med * 2 ** prm["ev"]
     h, w = linear.shape[:2]
     yy, xx = np.ogrid[0:h, 0:w]
     r2 = ((xx - w / 2) ** 2 + (yy - h / 2) ** 2) / ((w / 2) ** 2 + (h / 2) ** 2)

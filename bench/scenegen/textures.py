@@ -45,26 +45,27 @@ def _rgb(c) -> np.ndarray:
 
 
 def wood(rng, shape, mm) -> np.ndarray:
-    """Planks along the columns: growth rings, fine streaks, plank seams, varying tone."""
+    """Planks along the columns: wavy growth rings, fine pores, seams, per-plank tone."""
     h, w = shape
     tone = rng.uniform(0, 1)
-    light = np.array([0.78, 0.60, 0.40]) * (1 - tone) + np.array([0.30, 0.16, 0.08]) * tone
-    light = light * rng.uniform(0.9, 1.1, 3) ** 0.3
-    dark = light * rng.uniform(0.55, 0.8)
+    light = np.array([0.84, 0.62, 0.40]) * (1 - tone) + np.array([0.30, 0.17, 0.09]) * tone
+    light = np.clip(light * rng.uniform(0.92, 1.08, 3), 0, 1)
+    dark = light * rng.uniform(0.6, 0.85)
     plank = rng.uniform(70, 200) / mm
     rows = np.arange(h, dtype=np.float32)[:, None]
-    warp = fractal(rng, shape, 60 / mm, 3, aniso=8.0) * (12 / mm)
-    period = rng.uniform(3, 9) / mm
-    rings = 0.5 + 0.5 * np.sin(2 * np.pi * (rows + warp) / period)
-    rings = rings ** rng.uniform(1.5, 4)
-    streak = fractal(rng, shape, 1.2 / mm, 3, aniso=40.0)
-    plank_id = np.floor((rows + 0.0 * warp) / plank)
-    plank_tone = np.cos(plank_id * 12.9898 + rng.uniform(0, 6)) * 0.5 + 0.5
-    mix = np.clip(0.55 * rings + 0.25 * streak + 0.3 * plank_tone - 0.1, 0, 1)
+    plank_id = np.floor(rows / plank)
+    jitter = np.cos(plank_id * 78.233 + rng.uniform(0, 6))  # per-plank pseudo-random, (h, 1)
+    warp = fractal(rng, shape, 30 / mm, 4, aniso=12.0) * rng.uniform(5, 18) / mm
+    period = rng.uniform(2.5, 8) / mm
+    phase = ((rows + warp + jitter * 500 / mm) / period) % 1.0
+    late = np.clip((phase - 0.6) / 0.15, 0, 1) * np.clip((1.0 - phase) / 0.1, 0, 1)
+    pores = fractal(rng, shape, 0.8 / mm, 2, aniso=30.0)
+    mottle = fractal(rng, shape, 40 / mm, 3)
+    mix = np.clip(0.55 * late + 0.15 * pores + 0.15 * mottle + 0.2 * (jitter * 0.5 + 0.5), 0, 1)
     img = _rgb(light)[None, None] * (1 - mix[..., None]) + _rgb(dark)[None, None] * mix[..., None]
-    seam = np.abs(((rows / plank) % 1.0) - 0.0) * plank
+    seam = (rows % plank)
     seam = np.minimum(seam, plank - seam)
-    img *= (1 - 0.6 * np.exp(-(seam / (0.6 / mm)) ** 2))[..., None] * np.ones((1, w, 1), np.float32)
+    img *= (1 - 0.5 * np.exp(-(seam / (0.5 / mm)) ** 2))[..., None]
     return img.astype(np.float32)
 
 
@@ -96,7 +97,7 @@ def _weave(rng, shape, mm) -> np.ndarray:
 
 def _palette(rng, n) -> np.ndarray:
     """n random sRGB colours, often saturated, shape (n, 3) in [0, 1]."""
-    hsv = np.stack([rng.uniform(0, 180, n), rng.uniform(0.2, 0.9, n) * 255,
+    hsv = np.stack([rng.uniform(0, 180, n), rng.uniform(0.15, 0.75, n) * 255,
                     rng.uniform(0.35, 0.95, n) * 255], -1).astype(np.uint8)[None]
     return cv2.cvtColor(hsv, cv2.COLOR_HSV2RGB)[0].astype(np.float32) / 255
 
@@ -126,7 +127,7 @@ def cloth(rng, shape, mm) -> np.ndarray:
     else:
         img = np.broadcast_to(_rgb(ground), (h, w, 3)).copy()
         for c in col:
-            n = fractal(rng, shape, rng.uniform(4, 15) / mm, 3)
+            n = fractal(rng, shape, rng.uniform(8, 30) / mm, 3)
             m = np.clip((n - rng.uniform(0.15, 0.4)) / 0.05, 0, 1)[..., None]
             img = img * (1 - m) + _rgb(c) * m
     img = img * (1 + 0.08 * _weave(rng, shape, mm))[..., None]
