@@ -23,7 +23,7 @@ def new_game():
 
 @bp.get("/capture")
 def capture():
-    return render_template("capture.html")
+    return render_template("capture.html", rules=rules_json())
 
 
 @bp.get("/review")

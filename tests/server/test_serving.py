@@ -39,3 +39,32 @@ def test_qr_code_encodes_the_url():
 def _app(tmp_path):
     from server import create_app
     return create_app({"DATABASE": str(tmp_path / "c.sqlite"), "PHOTO_DIR": str(tmp_path / "p")})
+
+
+def test_waitress_answers_a_60_mb_upload_with_json_413_and_keeps_serving(tmp_path):
+    import http.client
+    import json
+    import threading
+
+    server = waitress.create_server(_app(tmp_path), host="127.0.0.1", port=0, max_request_body_size=64 * 1024 * 1024)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        boundary = "citycamboundary"
+        head = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"big.jpg\"\r\n"
+                "Content-Type: image/jpeg\r\n\r\n").encode()
+        body = head + b"\0" * (60 * 1024 * 1024) + f"\r\n--{boundary}--\r\n".encode()
+        conn = http.client.HTTPConnection("127.0.0.1", server.effective_port, timeout=60)
+        conn.request("POST", "/api/detect", body=body,
+                     headers={"Content-Type": f"multipart/form-data; boundary={boundary}"})
+        response = conn.getresponse()
+        assert response.status == 413 and "too large" in json.loads(response.read())["error"]
+        conn.close()
+        conn = http.client.HTTPConnection("127.0.0.1", server.effective_port, timeout=10)
+        conn.request("GET", "/api/rules")
+        response = conn.getresponse()
+        assert response.status == 200 and len(json.loads(response.read())) == 18
+        conn.close()
+    finally:
+        server.task_dispatcher.shutdown()
+        server.close()

@@ -1,6 +1,6 @@
 // Capture: take or choose a photo, shrink it on the phone, upload it with visible progress,
 // and keep the detection as the current player's city before moving on to the review.
-import { describeGame, loadDraft, saveDraft, showMessage } from "./common.js";
+import { describeGame, loadDraft, rulesById, saveDraft, showMessage } from "./common.js";
 import { entryFromDetection } from "./city.js";
 
 const MAX_SIDE = 2000;
@@ -13,7 +13,7 @@ const error = document.getElementById("capture-error");
 const progress = document.getElementById("progress");
 const label = document.getElementById("progress-label");
 const bar = document.getElementById("progress-bar");
-document.getElementById("game-line").textContent = draft ? describeGame(draft, {}) : "";
+document.getElementById("game-line").textContent = draft ? describeGame(draft, rulesById()) : "";
 
 // The photo at most MAX_SIDE pixels on its long side, as JPEG, turned upright. Photos the
 // browser cannot decode (HEIC on most phones but iPhones) go up as they are.

@@ -95,6 +95,7 @@ async function rescore() {
     if (ticket !== scoring) return;
     sheet = result;
     entry.total = result.total;
+    saveDraft(draft);
     if (selected) {
       const again = result.rules.find((r) => `rule:${r.id}` === selected.key);
       const cells = again ? again.cells : (result.base_cells || {})[selected.key];
