@@ -50,6 +50,7 @@ def qr_text(url: str) -> str:
 
 def serve(host: str, port: int) -> None:
     """Serve the site on ``host:port`` until interrupted, after printing where to find it."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     app = create_app()
     urls = site_urls(host, port)
     print("citycam is running. On a phone on the same network, open:")

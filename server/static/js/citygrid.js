@@ -4,6 +4,10 @@ import { bounds, piecesAt, SIZES, UNSURE_BELOW } from "./city.js";
 import { el } from "./common.js";
 
 const LETTER = { 1: "S", 2: "M", 3: "L" };
+const CELL_MIN = 38;  // px: still a comfortable tap; wider plans scroll inside their box
+const CELL_MAX = 56;
+const LABEL = 24;
+const GAP = 3;
 
 function pieceNode(piece, top) {
   const unsure = piece.confidence !== undefined && piece.confidence < UNSURE_BELOW;
@@ -32,7 +36,11 @@ export function renderGrid(container, entry, options = {}) {
   const illegal = options.illegal || new Set();
   const highlight = options.highlight || new Set();
   container.replaceChildren();
-  container.style.gridTemplateColumns = `1.5rem repeat(${c1 - c0 + 1}, var(--cell))`;
+  const columns = c1 - c0 + 1;
+  const room = (container.parentElement.clientWidth || 340) - LABEL - GAP * (columns + 1) - 4;
+  const cell = Math.max(CELL_MIN, Math.min(CELL_MAX, Math.floor(room / columns)));
+  container.style.setProperty("--cell", `${cell}px`);
+  container.style.gridTemplateColumns = `${LABEL}px repeat(${columns}, var(--cell))`;
   container.append(el("span", { class: "label" }));
   for (let c = c0; c <= c1; c++) {
     container.append(el("span", { class: "label", text: c >= 0 && c < cols ? String(c) : "" }));
