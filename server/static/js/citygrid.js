@@ -37,7 +37,7 @@ export function renderGrid(container, entry, options = {}) {
   const highlight = options.highlight || new Set();
   container.replaceChildren();
   const columns = c1 - c0 + 1;
-  const room = (container.parentElement.clientWidth || 340) - LABEL - GAP * (columns + 1) - 4;
+  const room = ((container.parentElement && container.parentElement.clientWidth) || 340) - LABEL - GAP * (columns + 1) - 4;
   const cell = Math.max(CELL_MIN, Math.min(CELL_MAX, Math.floor(room / columns)));
   container.style.setProperty("--cell", `${cell}px`);
   container.style.gridTemplateColumns = `${LABEL}px repeat(${columns}, var(--cell))`;
