@@ -95,7 +95,7 @@ def sample_camera(rng: np.random.Generator, pts: np.ndarray, portrait: bool,
     for i in range(tries):
         f_short = K[0, 0] / (0.5 * min(W, H))
         d_min = min(600.0, max(250.0, 0.5 * extent * f_short * 1.25 + 50.0 + 8.0 * i))
-        dist = d_min + (max(d_min, 600.0) - d_min) * rng.random() ** 1.5  # favour close-ups
+        dist = d_min + (max(d_min, 600.0) - d_min) * rng.random() ** 2  # favour close-ups
         roll = rng.normal(0, 2.5)
         aim = np.array([*rng.normal(0, 0.05 * extent + 5, 2), 0.0])
         a = np.deg2rad(tilt)

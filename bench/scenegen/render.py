@@ -148,19 +148,39 @@ def _env(r: np.ndarray, light: Light, table_rad: np.ndarray) -> np.ndarray:
     return env + light.sun_rgb * lobe
 
 
+def table_sheen(cam: Camera, light: Light, gloss: float, rough: float) -> np.ndarray:
+    """Glossy reflection of the main light on the table, (h, w) float32, computed on a
+    coarse grid (it is smooth). gloss: peak reflectance; rough: lobe width (cos units)."""
+    step = 8
+    ys, xs = np.mgrid[0:cam.height + step:step, 0:cam.width + step:step].astype(np.float64)
+    d = np.stack([xs, ys, np.ones_like(xs)], -1) @ (np.linalg.inv(cam.K).T @ cam.R)
+    d /= np.linalg.norm(d, axis=-1, keepdims=True)
+    r = d * np.array([1, 1, -1.0])
+    L0 = light.main.mean(0)
+    c = r @ (L0 / np.linalg.norm(L0))
+    sheen = (gloss * 0.2 / rough * np.exp(-2 * (1 - c) / rough)).astype(np.float32)
+    big = cv2.resize(sheen, (xs.shape[1] * step, xs.shape[0] * step), interpolation=cv2.INTER_LINEAR)
+    return big[:cam.height, :cam.width]
+
+
 def render(cam: Camera, albedo_tex: np.ndarray, tex_to_mm: np.ndarray, pyrs: list[Pyramid],
-           order: list[tuple[int, bool]], light: Light, shadow_q: float = 0.5) -> np.ndarray:
+           order: list[tuple[int, bool]], light: Light, gloss: float = 0.0, rough: float = 0.1,
+           shadow_q: float = 0.5) -> np.ndarray:
     """Linear radiance image (h, w, 3) float32 of the table and pyramids.
 
-    order: (pyramid index, front?) pairs in back-to-front painting order.
+    order: (pyramid index, front?) pairs in back-to-front painting order; gloss, rough:
+    the table's glossy reflection of the main light (see :func:`table_sheen`).
     """
     img = render_table(cam, albedo_tex, tex_to_mm)
-    sun_vis, box = shadow_maps(cam, pyrs, light.main, shadow_q)
+    sun_vis = _paste_vis(cam, *shadow_maps(cam, pyrs, light.main, shadow_q))
     fill_vis, fbox = shadow_maps(cam, pyrs, light.fill, shadow_q * 0.5, blur=3.0)
     lz = float(np.clip(light.main[:, 2].mean(), 0, 1))
     irr = light.amb_rgb * _paste_vis(cam, fill_vis, fbox)
-    irr += light.sun_rgb * lz * _paste_vis(cam, sun_vis, box)
+    irr += light.sun_rgb * lz * sun_vis
     img *= irr
+    if gloss > 0:
+        img += (table_sheen(cam, light, gloss, rough)[..., None] * light.sun_rgb) * sun_vis
+    del sun_vis, irr
     table_rad = np.median(img[::16, ::16].reshape(-1, 3), axis=0)
     Kinv = np.linalg.inv(cam.K)
     C = cam.center
@@ -258,15 +278,15 @@ def _face_layer(img, cam, Kinv, C, p: Pyramid, front: bool, light: Light, table_
         sun = light.sun_rgb.astype(np.float32)
         if p.mat["opaque"]:
             col = p.mat["diffuse"] * (light.amb_rgb + light.sun_rgb * max(0.0, float(nv @ L0)))
-            col = col.astype(np.float32) + 0.7 * F * env * (1 + 0.8 * ridge) + glint * sun
+            col = col.astype(np.float32) + 0.45 * F * env * (1 + 0.8 * ridge) + glint * sun
             region *= 1 - A
             region += A * col
         else:
             cos_t = np.sqrt(1 - (1 - cos_i ** 2) / REFRACTIVE_INDEX ** 2)
             ab = p.mat["absorb"].astype(np.float32)
             T = (1 - F) * np.exp(-ab * (1 + 1.5 * ridge + 0.8 * rim + 0.8 * pip) / cos_t)
-            ndl = abs(float(n @ L0))
-            glow = (p.mat["glow"] * (light.amb_rgb + light.sun_rgb * (0.3 + ndl))).astype(np.float32)
+            lit = 0.15 + 1.6 * max(0.0, float(n @ L0))  # outer side toward the light
+            glow = (p.mat["glow"] * (light.amb_rgb + light.sun_rgb * lit)).astype(np.float32)
             emit = F * env * (1 + 0.5 * ridge) + glow * (1 + 0.5 * rim + 0.3 * pip) + glint * sun
             region *= 1 - A + A * T
             region += A * emit

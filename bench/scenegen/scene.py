@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import time
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -152,15 +153,28 @@ def table_for(rng: np.random.Generator, kind: str, cam: Camera) -> tuple[np.ndar
     return tex, Rh @ A
 
 
-def make_scene(set_seed: int, index: int, scale: float = 1.0) -> tuple[bytes, dict]:
-    """Render scene ``index`` of set ``set_seed``.
+@dataclass
+class Scene:
+    """Everything sampled for one scene before any pixel is rendered.
+
+    gt: the ground-truth dict written beside the image; the other fields drive rendering.
+    """
+
+    gt: dict
+    cam: Camera
+    pyrs: list[Pyramid]
+    light: Light
+    sensor: dict
+    texture_seed: int
+    noise_seed: int
+
+
+def sample_scene(set_seed: int, index: int, scale: float = 1.0) -> Scene:
+    """Sample scene ``index`` of set ``set_seed`` (cheap: no rendering).
 
     Args:
         scale: output linear size relative to the phone's (0.25 -> about 1000x750).
-    Returns:
-        (jpeg bytes, ground-truth dict; all pixel coordinates (x, y) in the upright image).
     """
-    t0 = time.perf_counter()
     rng = np.random.default_rng(np.random.SeedSequence([set_seed, index]))
     city, legality = sample_city(rng)
     pitch = float(rng.uniform(27, 40))
@@ -172,26 +186,46 @@ def make_scene(set_seed: int, index: int, scale: float = 1.0) -> tuple[bytes, di
     pts = np.vstack([np.vstack([p.corners(), p.apex()[None]]) for p in pyrs])
     cam, cam_prm = sample_camera(rng, pts, portrait, scale)
     light, light_prm = sample_light(rng)
-    kind = TABLE_KINDS[rng.integers(len(TABLE_KINDS))]
-    s_int = min(1.0, max(0.5, np.sqrt(INTERNAL_PIXELS / (cam.width * cam.height))))
-    cam_int = cam.scaled(s_int)
-    tex, tex_to_mm = table_for(rng, kind, cam_int)
-    lin = render(cam_int, tex, tex_to_mm, pyrs, paint_order(city, pyrs, cam_int), light)
+    kind = str(TABLE_KINDS[rng.integers(len(TABLE_KINDS))])
+    gloss = float(rng.uniform(0, {"wood": 0.06, "white": 0.05, "dark": 0.06, "cloth": 0.0}[kind]))
+    rough = float(rng.uniform(0.02, 0.15))
     prm = sensor.sample_params(rng)
-    rgb = sensor.develop(lin, (cam.width, cam.height), prm, rng)
-    jpeg = sensor.encode_jpeg(rgb, prm["jpeg_quality"], exif or None)
+    tex_seed, noise_seed = (int(v) for v in rng.integers(0, 2 ** 62, 2))
     gt = ground_truth(city, pyrs, cam)
     gt["grid"] = {"pitch_mm": pitch, "rotation_deg": rot}
     gt["legal"] = legality["legal"]
     gt["illegal"] = ({"reason": legality["illegal_reason"], "cells": legality["illegal_cells"]}
                      if not legality["legal"] else None)
     gt["scene"] = {"seed": [int(set_seed), int(index)], "scale": scale, "table": kind,
+                   "table_gloss": [gloss, rough],
                    "light": light_prm, **cam_prm, "exif_orientation": exif,
                    "jpeg_quality": prm["jpeg_quality"], "sensor": prm,
-                   "stacks": sum(p["level"] for p in city["pieces"]),
-                   "render_scale": float(s_int), "seconds": round(time.perf_counter() - t0, 2)}
-    log.debug("scene %d/%d rendered in %.1f s", set_seed, index, time.perf_counter() - t0)
-    return jpeg, gt
+                   "stacks": sum(p["level"] for p in city["pieces"])}
+    return Scene(gt, cam, pyrs, light, prm, tex_seed, noise_seed)
+
+
+def render_scene(sc: Scene) -> bytes:
+    """Render, develop and encode a sampled scene; returns the JPEG bytes (with EXIF
+    Orientation when ``sc.gt["scene"]["exif_orientation"]`` is 6 or 8)."""
+    t0 = time.perf_counter()
+    cam = sc.cam
+    s_int = min(1.0, max(0.5, np.sqrt(INTERNAL_PIXELS / (cam.width * cam.height))))
+    cam_int = cam.scaled(s_int)
+    tex, tex_to_mm = table_for(np.random.default_rng(sc.texture_seed), sc.gt["scene"]["table"], cam_int)
+    lin = render(cam_int, tex, tex_to_mm, sc.pyrs, paint_order(sc.gt["city"], sc.pyrs, cam_int), sc.light,
+                 *sc.gt["scene"]["table_gloss"])
+    del tex
+    rgb = sensor.develop(lin, (cam.width, cam.height), sc.sensor, np.random.default_rng(sc.noise_seed))
+    jpeg = sensor.encode_jpeg(rgb, sc.sensor["jpeg_quality"], sc.gt["scene"]["exif_orientation"] or None)
+    log.info("scene %s rendered in %.1f s", sc.gt["scene"]["seed"], time.perf_counter() - t0)
+    return jpeg
+
+
+def make_scene(set_seed: int, index: int, scale: float = 1.0) -> tuple[bytes, dict]:
+    """Sample and render one scene: (JPEG bytes, ground truth). All pixel coordinates in
+    the ground truth are (x, y) in the upright (EXIF-applied) image."""
+    sc = sample_scene(set_seed, index, scale)
+    return render_scene(sc), sc.gt
 
 
 def ground_truth(city: dict, pyrs: list[Pyramid], cam: Camera) -> dict:

@@ -25,7 +25,7 @@ def develop(linear: np.ndarray, out_size: tuple[int, int], prm: dict, rng: np.ra
     luma = linear[::8, ::8] @ np.array([0.2126, 0.7152, 0.0722], np.float32)
     med = float(np.median(luma)) + 1e-4
     # partial auto-exposure: dark tables stay darker, white ones are pulled down to ~0.35
-    target = 0.3 * (med / 0.3) ** (0.6 if med < 0.3 else 0.15)
+    target = 0.3 * (med / 0.3) ** (0.75 if med < 0.3 else 0.15)
     gain = target / med * 2 ** prm["ev"]
     h, w = linear.shape[:2]
     yy, xx = np.ogrid[0:h, 0:w]

@@ -57,11 +57,12 @@ def wood(rng, shape, mm) -> np.ndarray:
     jitter = np.cos(plank_id * 78.233 + rng.uniform(0, 6))  # per-plank pseudo-random, (h, 1)
     warp = fractal(rng, shape, 30 / mm, 4, aniso=12.0) * rng.uniform(5, 18) / mm
     period = rng.uniform(2.5, 8) / mm
-    phase = ((rows + warp + jitter * 500 / mm) / period) % 1.0
+    spacing = fractal(rng, shape, 60 / mm, 3, aniso=4.0) * rng.uniform(1, 4)  # uneven rings
+    phase = ((rows + warp + jitter * 500 / mm) / period + spacing) % 1.0
     late = np.clip((phase - 0.6) / 0.15, 0, 1) * np.clip((1.0 - phase) / 0.1, 0, 1)
     pores = fractal(rng, shape, 0.8 / mm, 2, aniso=30.0)
     mottle = fractal(rng, shape, 40 / mm, 3)
-    mix = np.clip(0.55 * late + 0.15 * pores + 0.15 * mottle + 0.2 * (jitter * 0.5 + 0.5), 0, 1)
+    mix = np.clip(0.4 * late + 0.2 * pores + 0.15 * mottle + 0.2 * (jitter * 0.5 + 0.5), 0, 1)
     img = _rgb(light)[None, None] * (1 - mix[..., None]) + _rgb(dark)[None, None] * mix[..., None]
     seam = (rows % plank)
     seam = np.minimum(seam, plank - seam)
@@ -81,7 +82,7 @@ def white(rng, shape, mm) -> np.ndarray:
 
 def dark(rng, shape, mm) -> np.ndarray:
     """Charcoal to near-black: felt, slate or dark laminate."""
-    v = rng.uniform(0.08, 0.3)
+    v = rng.uniform(0.03, 0.18)
     base = _rgb(np.clip(v + rng.normal(0, 0.015, 3), 0.03, 0.4))
     img = base[None, None] * (1 + 0.12 * fractal(rng, shape, 10 / mm, 5)[..., None])
     img *= (1 + 0.1 * _weave(rng, shape, mm))[..., None]
