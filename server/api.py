@@ -222,10 +222,10 @@ def _rule_ids(text: str) -> list[str] | None:
 def _profile(name: str | None):
     if not name:
         return None
-    from calibration import ProfileError, load_profile  # noqa: PLC0415 (lands with vision)
-
     if not PROFILE_NAME.match(name):
         raise ApiError("'profile' must be the name of a calibration profile")
+    from calibration import ProfileError, load_profile  # noqa: PLC0415 (lands with vision)
+
     try:
         return load_profile(name)
     except ProfileError as exc:

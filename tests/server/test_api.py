@@ -222,3 +222,19 @@ def test_import_rejects_malformed_json_file(client):
 def test_unknown_photo_is_404(client):
     assert client.get("/api/photos/" + "a" * 32 + ".jpg").status_code == 404
     assert client.get("/api/photos/..%2Fcitycam.sqlite").status_code == 404
+
+
+@pytest.mark.parametrize("data, words", [
+    ({}, "missing field 'photo'"),
+    ({"photo": (io.BytesIO(b""), "empty.jpg")}, "empty"),
+    ({"photo": (io.BytesIO(b"x"), "a.jpg"), "rules": "little-boxes,nope"}, "unknown rule 'nope'"),
+    ({"photo": (io.BytesIO(b"x"), "a.jpg"), "profile": "../../etc/passwd"}, "name of a calibration profile"),
+])
+def test_detect_rejects_missing_or_bad_fields(client, data, words):
+    response = client.post("/api/detect", data=data, content_type="multipart/form-data")
+    assert response.status_code == 400 and words in response.get_json()["error"]
+
+
+def test_detect_needs_a_multipart_form(client):
+    response = client.post("/api/detect", json={"photo": "abc"})
+    assert response.status_code == 400 and "missing field 'photo'" in response.get_json()["error"]
