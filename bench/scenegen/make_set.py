@@ -1,6 +1,7 @@
 """CLI: render a set of synthetic scenes.
 
     python -m bench.scenegen.make_set --seed S --count N --out DIR [--scale F] [--jobs J]
+    python -m bench.scenegen.make_set --seed S --only 3,17,42 --out DIR [--scale F]
 
 Writes DIR/scene_0000.jpg + DIR/scene_0000.json ... and DIR/index.json. A scene whose
 JSON already records the same seed, index and scale is kept (cache).
@@ -46,18 +47,19 @@ def render_one(out: Path, seed: int, i: int, scale: float) -> dict:
 
 def _summary(i: int, gt: dict) -> dict:
     sc = gt["scene"]
-    return {"name": scene_name(i), "pieces": len(gt["pieces"]), "table": sc["table"],
+    return {"name": scene_name(i), "index": i, "pieces": len(gt["pieces"]), "table": sc["table"],
             "legal": gt["legal"], "stacks": sc["stacks"], "tilt_deg": round(sc["tilt_deg"], 1),
             "kelvin": round(sc["light"]["kelvin"]), "exif_orientation": sc["exif_orientation"],
             "width": gt["image"]["width"], "height": gt["image"]["height"]}
 
 
-def make_set(seed: int, count: int, out: Path, scale: float = 1.0, jobs: int = 1) -> list[dict]:
-    """Render (or reuse) scenes 0..count-1; write and return the index entries."""
+def make_set(seed: int, indices: list[int], out: Path, scale: float = 1.0, jobs: int = 1) -> list[dict]:
+    """Render (or reuse) the scenes ``indices`` of set ``seed``; write and return the index."""
     out.mkdir(parents=True, exist_ok=True)
     entries: dict[int, dict] = {}
     todo = []
-    for i in range(count):
+    count = len(indices)
+    for i in indices:
         gt = _cached(out, seed, i, scale)
         if gt is None:
             todo.append(i)
@@ -79,7 +81,7 @@ def make_set(seed: int, count: int, out: Path, scale: float = 1.0, jobs: int = 1
             futs = {i: ex.submit(render_one, out, seed, i, scale) for i in todo}
             for n, i in enumerate(todo, 1):
                 done(i, futs[i].result(), n)
-    index = [entries[i] for i in range(count)]
+    index = [entries[i] for i in indices]
     (out / "index.json").write_text(json.dumps({"seed": seed, "count": count, "scale": scale,
                                                 "scenes": index}, indent=1))
     return index
@@ -88,13 +90,16 @@ def make_set(seed: int, count: int, out: Path, scale: float = 1.0, jobs: int = 1
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seed", type=int, required=True)
-    ap.add_argument("--count", type=int, required=True)
+    group = ap.add_mutually_exclusive_group(required=True)
+    group.add_argument("--count", type=int, help="render scenes 0..N-1")
+    group.add_argument("--only", help="comma-separated scene indices to render")
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--scale", type=float, default=1.0, help="output size factor (0.25 -> ~1000x750)")
     ap.add_argument("--jobs", type=int, default=1)
     a = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
-    make_set(a.seed, a.count, a.out, a.scale, a.jobs)
+    indices = [int(v) for v in a.only.split(",")] if a.only else list(range(a.count))
+    make_set(a.seed, indices, a.out, a.scale, a.jobs)
     return 0
 
 

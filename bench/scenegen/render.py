@@ -259,7 +259,7 @@ def _face_layer(img, cam, Kinv, C, p: Pyramid, front: bool, light: Light, table_
         px_mm = cam.K[0, 0] / float(cam.depth(centroid[None])[0])  # pixels per mm
         aa = 0.7 / px_mm  # one pixel, in mm
         to_ridge = (p.half * (1 - up / slant) - np.abs(s_mm)) * slant / np.hypot(slant, p.half)
-        ridge = np.exp(-(to_ridge / (0.5 + aa)) ** 2)[..., None]
+        ridge = np.exp(-(to_ridge / (0.6 + aa)) ** 2)[..., None]
         rim = np.exp(-(up / (1.0 + aa)) ** 2)[..., None]
         pip = _pips(s_mm, up, p, aa)[..., None]
         nv = (n if front else -n).astype(np.float32)  # normal on the camera's side
@@ -284,7 +284,7 @@ def _face_layer(img, cam, Kinv, C, p: Pyramid, front: bool, light: Light, table_
         else:
             cos_t = np.sqrt(1 - (1 - cos_i ** 2) / REFRACTIVE_INDEX ** 2)
             ab = p.mat["absorb"].astype(np.float32)
-            T = (1 - F) * np.exp(-ab * (1 + 1.5 * ridge + 0.8 * rim + 0.8 * pip) / cos_t)
+            T = (1 - F) * np.exp(-ab * (1 + 3.0 * ridge + 1.0 * rim + 0.8 * pip) / cos_t)
             lit = 0.15 + 1.6 * max(0.0, float(n @ L0))  # outer side toward the light
             glow = (p.mat["glow"] * (light.amb_rgb + light.sun_rgb * lit)).astype(np.float32)
             emit = F * env * (1 + 0.5 * ridge) + glow * (1 + 0.5 * rim + 0.3 * pip) + glint * sun

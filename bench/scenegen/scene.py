@@ -217,7 +217,7 @@ def render_scene(sc: Scene) -> bytes:
     del tex
     rgb = sensor.develop(lin, (cam.width, cam.height), sc.sensor, np.random.default_rng(sc.noise_seed))
     jpeg = sensor.encode_jpeg(rgb, sc.sensor["jpeg_quality"], sc.gt["scene"]["exif_orientation"] or None)
-    log.info("scene %s rendered in %.1f s", sc.gt["scene"]["seed"], time.perf_counter() - t0)
+    log.debug("scene %s rendered in %.1f s", sc.gt["scene"]["seed"], time.perf_counter() - t0)
     return jpeg
 
 

@@ -126,14 +126,38 @@ def cloth(rng, shape, mm) -> np.ndarray:
         img = _rgb(ground) * (1 - s1) + _rgb(col[0]) * s1
         img = img * (1 - s2) + _rgb(col[1]) * s2
     else:
-        img = np.broadcast_to(_rgb(ground), (h, w, 3)).copy()
-        for c in col:
-            n = fractal(rng, shape, rng.uniform(8, 30) / mm, 3)
-            m = np.clip((n - rng.uniform(0.15, 0.4)) / 0.05, 0, 1)[..., None]
-            img = img * (1 - m) + _rgb(c) * m
+        img = _floral(rng, shape, mm, _rgb(ground), _rgb(col))
     img = img * (1 + 0.08 * _weave(rng, shape, mm))[..., None]
     img *= (1 + 0.04 * fractal(rng, shape, 40 / mm, 3))[..., None]
     return np.clip(img, 0, 1).astype(np.float32)
+
+
+def _floral(rng, shape, mm, ground: np.ndarray, col: np.ndarray) -> np.ndarray:
+    """Scattered flowers (petal rings around a centre dot) and leaves over a mottled ground."""
+    h, w = shape
+    img = np.empty((h, w, 3), np.float32)
+    img[:] = ground
+    n = fractal(rng, shape, rng.uniform(10, 30) / mm, 3)
+    m = np.clip((n - 0.2) / 0.05, 0, 1)[..., None] * rng.uniform(0.2, 0.6)
+    img = img * (1 - m) + col[2] * m
+    spacing = rng.uniform(12, 40) / mm
+    count = int(h * w / spacing ** 2)
+    ys, xs = rng.uniform(0, h, count), rng.uniform(0, w, count)
+    sizes = rng.uniform(0.15, 0.3, count) * spacing
+    petals = int(rng.integers(4, 8))
+    leaf = tuple(float(v) for v in col[2] * 0.7)
+    for x, y, r in zip(xs, ys, sizes):
+        a0 = rng.uniform(0, 2 * np.pi)
+        for k in range(2):
+            ang = np.rad2deg(a0 + k * 2.5)
+            cv2.ellipse(img, (int(x + 1.6 * r * np.cos(a0 + k * 2.5)), int(y + 1.6 * r * np.sin(a0 + k * 2.5))),
+                        (int(r), max(1, int(r * 0.45))), ang, 0, 360, leaf, -1, cv2.LINE_AA)
+        for k in range(petals):
+            t = a0 + 2 * np.pi * k / petals
+            cv2.circle(img, (int(x + r * np.cos(t)), int(y + r * np.sin(t))), max(1, int(r * 0.6)),
+                       tuple(float(v) for v in col[0]), -1, cv2.LINE_AA)
+        cv2.circle(img, (int(x), int(y)), max(1, int(r * 0.45)), tuple(float(v) for v in col[1]), -1, cv2.LINE_AA)
+    return img
 
 
 MAKERS = {"wood": wood, "white": white, "dark": dark, "cloth": cloth}
