@@ -20,6 +20,7 @@ from .materials import REFRACTIVE_INDEX
 
 log = logging.getLogger(__name__)
 SHIFT = 4  # sub-pixel bits for cv2 polygon filling
+BIG_HALF = 12.7  # half base of the largest piece, mm
 
 
 @dataclass
@@ -108,7 +109,7 @@ def shadow_maps(cam: Camera, pyrs: list[Pyramid], dirs: np.ndarray, q: float,
                 continue
             shp = (by1 - by0, bx1 - bx0)
             hull = cv2.convexHull(pts.astype(np.float32))[:, 0]
-            cross = 2 * _fill(shp, hull, (bx0, by0)) - _fill(shp, pts[:4], (bx0, by0))
+            cross = np.maximum(2 * _fill(shp, hull, (bx0, by0)) - _fill(shp, pts[:4], (bx0, by0)), 0)
             logm[by0 - y0:by1 - y0, bx0 - x0:bx1 - x0] += cross[..., None] * lt.astype(np.float32)
         vis += np.exp(logm)
     vis /= len(dirs)
@@ -134,9 +135,9 @@ def render_table(cam: Camera, albedo_tex: np.ndarray, tex_to_mm: np.ndarray) -> 
                                borderMode=cv2.BORDER_REFLECT)
 
 
-def _env(r: np.ndarray, light: Light, table_rad: np.ndarray) -> np.ndarray:
+def _env(r: np.ndarray, light: Light, table_rad: np.ndarray, vis=1.0) -> np.ndarray:
     """Radiance (..., 3) seen along reflected directions r (..., 3): table below, a dim
-    room above, plus the main light as a soft bright disc."""
+    room above, plus the main light as a soft bright disc (times its visibility ``vis``)."""
     up = np.clip(r[..., 2:3], 0, 1)
     room = light.amb_rgb * (0.25 + 0.5 * up)
     env = np.where(r[..., 2:3] < 0, table_rad, room)
@@ -145,7 +146,7 @@ def _env(r: np.ndarray, light: Light, table_rad: np.ndarray) -> np.ndarray:
     c = np.clip(r @ L0, -1, 1)[..., None]
     s2 = light.spread ** 2 + 0.003
     lobe = np.exp(-2 * (1 - c) / s2) / (np.pi * s2) + 0.15 * np.exp(-2 * (1 - c) / 0.12) / 0.4
-    return env + light.sun_rgb * lobe
+    return env + light.sun_rgb * lobe * vis
 
 
 def table_sheen(cam: Camera, light: Light, gloss: float, rough: float) -> np.ndarray:
@@ -185,7 +186,7 @@ def render(cam: Camera, albedo_tex: np.ndarray, tex_to_mm: np.ndarray, pyrs: lis
     Kinv = np.linalg.inv(cam.K)
     C = cam.center
     for idx, front in order:
-        _face_layer(img, cam, Kinv, C, pyrs[idx], front, light, table_rad)
+        _face_layer(img, cam, Kinv, C, idx, pyrs, front, light, table_rad)
     return img
 
 
@@ -222,16 +223,63 @@ def _arc_max(h: np.ndarray, n: np.ndarray, m: np.ndarray) -> np.ndarray:
     return np.where(inside, qn, ends)[..., 0]
 
 
-def _face_layer(img, cam, Kinv, C, p: Pyramid, front: bool, light: Light, table_rad) -> None:
-    """Composite the front (or back, seen from inside) faces of one pyramid onto img.
+def _occluders(i: int, pyrs: list[Pyramid], L: np.ndarray) -> list[Pyramid]:
+    """Pyramids that may shadow pyramid i from direction L (not its own stack)."""
+    p = pyrs[i]
+    reach = (p.base[2] + p.height) / max(L[2], 0.2) + 2 * BIG_HALF
+    out = []
+    for j, q in enumerate(pyrs):
+        dxy = q.base[:2] - p.base[:2]
+        dist = float(np.hypot(*dxy))
+        if j != i and 1.0 < dist < reach and dxy @ L[:2] > -2 * BIG_HALF:
+            out.append(q)
+    return out
+
+
+def _transmit(X: np.ndarray, dirs: np.ndarray, occ: list[Pyramid]) -> np.ndarray:
+    """Mean transmittance (..., 3) float32 from points X (..., 3) toward ``dirs`` (K, 3)
+    through the pyramids ``occ`` (convex solids: two walls crossed, one if X is inside)."""
+    vis = np.zeros(X.shape[:-1] + (3,), np.float32)
+    if not occ:
+        return vis + 1
+    for L in dirs.astype(np.float32):
+        logt = np.zeros_like(vis)
+        for q in occ:
+            s_in = np.zeros(X.shape[:-1], np.float32)
+            s_out = np.full(X.shape[:-1], np.inf, np.float32)
+            inside = np.ones(X.shape[:-1], bool)
+            planes = [(n, v0) for v0, _, _, n, _, _ in _faces(q)] + [(np.array([0, 0, -1.0]), q.base)]
+            for n, P in planes:
+                f = (X - P.astype(np.float32)) @ n.astype(np.float32)
+                g = float(n @ L)
+                inside &= f <= 0
+                if abs(g) < 1e-9:
+                    s_out = np.where(f > 0, -np.inf, s_out)
+                elif g > 0:
+                    np.minimum(s_out, -f / g, out=s_out)
+                else:
+                    np.maximum(s_in, -f / g, out=s_in)
+            hit = (s_in < s_out)[..., None]
+            walls = np.where(inside[..., None], 1.0, 2.0).astype(np.float32)
+            logt += hit * walls * _wall_log_t(q, L).astype(np.float32)
+        vis += np.exp(logt)
+    return vis / len(dirs)
+
+
+def _face_layer(img, cam, Kinv, C, i: int, pyrs: list[Pyramid], front: bool, light: Light,
+                table_rad) -> None:
+    """Composite the front (or back, seen from inside) faces of pyramid ``i`` onto img.
 
     Per pixel the ray is intersected with the face plane, giving face coordinates in mm:
     ``s`` along the base edge from its middle and ``up`` along the slant from the base.
     Those place the darker ridges and rim, the glints of the rounded ridges and the pips.
     """
     Hh, Ww = img.shape[:2]
+    p = pyrs[i]
     L0 = light.main.mean(0)
     L0 = (L0 / np.linalg.norm(L0)).astype(np.float32)
+    occ = _occluders(i, pyrs, L0)
+    shadow_dirs = light.main[::8]
     for v0, v1, a, n, n_next, n_prev in _faces(p):
         centroid = (v0 + v1 + a) / 3
         if (n @ (C - centroid) > 0) != front:
@@ -264,21 +312,24 @@ def _face_layer(img, cam, Kinv, C, p: Pyramid, front: bool, light: Light, table_
         pip = _pips(s_mm, up, p, aa)[..., None]
         nv = (n if front else -n).astype(np.float32)  # normal on the camera's side
         cos_i = np.clip(-(d @ nv), 0.02, 1)[..., None]
-        F = 0.04 + 0.96 * (1 - cos_i) ** 5
-        env = _env(d + 2 * cos_i * nv, light, table_rad)
+        F = np.minimum(0.04 + 0.96 * (1 - cos_i) ** 5, 0.6)  # silhouettes are rounded, not mirrors
+        vis = _transmit(X + mid.astype(np.float32), shadow_dirs, occ)  # light reaching the face
+        env = np.minimum(_env(d + 2 * cos_i * nv, light, table_rad, vis), 6.0)
         hv = L0 - d
         hv /= np.linalg.norm(hv, axis=-1, keepdims=True)
         glint = 0.0
         if front:  # rounded ridges show the light where their normal turns toward it
             n_adj = np.where((s_mm > 0)[..., None], n_next.astype(np.float32), n_prev.astype(np.float32))
             c = _arc_max(hv, np.broadcast_to(nv, hv.shape), n_adj)
-            glint = (0.08 * _lobe(2 * c ** 2 - 1, light) * np.exp(-(to_ridge / (0.25 + aa)) ** 2))[..., None]
+            glint = 0.08 * _lobe(2 * c ** 2 - 1, light) * np.exp(-(to_ridge / (0.25 + aa)) ** 2)
+            glint = np.minimum(glint * (1 - rim[..., 0]), 2.0)[..., None]  # not at the base corners
         region = img[y0:y1, x0:x1]
         A = alpha[..., None]
         sun = light.sun_rgb.astype(np.float32)
         if p.mat["opaque"]:
-            col = p.mat["diffuse"] * (light.amb_rgb + light.sun_rgb * max(0.0, float(nv @ L0)))
-            col = col.astype(np.float32) + 0.45 * F * env * (1 + 0.8 * ridge) + glint * sun
+            col = (p.mat["diffuse"] * light.amb_rgb).astype(np.float32)
+            col = col + (p.mat["diffuse"] * max(0.0, float(nv @ L0))).astype(np.float32) * sun * vis
+            col = col + 0.45 * F * env * (1 + 0.8 * ridge) + glint * sun * vis
             region *= 1 - A
             region += A * col
         else:
@@ -286,8 +337,8 @@ def _face_layer(img, cam, Kinv, C, p: Pyramid, front: bool, light: Light, table_
             ab = p.mat["absorb"].astype(np.float32)
             T = (1 - F) * np.exp(-ab * (1 + 3.0 * ridge + 1.0 * rim + 0.8 * pip) / cos_t)
             lit = 0.15 + 1.6 * max(0.0, float(n @ L0))  # outer side toward the light
-            glow = (p.mat["glow"] * (light.amb_rgb + light.sun_rgb * lit)).astype(np.float32)
-            emit = F * env * (1 + 0.5 * ridge) + glow * (1 + 0.5 * rim + 0.3 * pip) + glint * sun
+            glow = (p.mat["glow"] * light.amb_rgb).astype(np.float32) + (p.mat["glow"] * lit).astype(np.float32) * sun * vis
+            emit = F * env * (1 + 0.5 * ridge) + glow * (1 + 0.5 * rim + 0.3 * pip) + glint * sun * vis
             region *= 1 - A + A * T
             region += A * emit
 
