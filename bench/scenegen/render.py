@@ -49,13 +49,16 @@ class Pyramid:
 @dataclass
 class Light:
     """main: (N, 3) unit directions toward the soft main light; fill: (M, 3) toward the sky;
-    sun_rgb, amb_rgb: (3,) irradiance colours; spread: angular radius (rad) of the main light."""
+    sun_rgb, amb_rgb: (3,) irradiance colours at the city centre; spread: angular radius
+    (rad) of the main light; distance: lamp distance (mm) from the city centre, giving an
+    irradiance fall-off across the table."""
 
     main: np.ndarray
     fill: np.ndarray
     sun_rgb: np.ndarray
     amb_rgb: np.ndarray
     spread: float
+    distance: float = np.inf
 
 
 def _to_px(H: np.ndarray, xy: np.ndarray) -> np.ndarray:
@@ -150,17 +153,23 @@ def _env(r: np.ndarray, light: Light, table_rad: np.ndarray, vis=1.0) -> np.ndar
 
 
 def table_sheen(cam: Camera, light: Light, gloss: float, rough: float) -> np.ndarray:
-    """Glossy reflection of the main light on the table, (h, w) float32, computed on a
-    coarse grid (it is smooth). gloss: peak reflectance; rough: lobe width (cos units)."""
+    """Direct light on the table per unit albedo, (h, w, 2) float32: channel 0 the lamp
+    fall-off (1 at the city centre), channel 1 the glossy reflection of the lamp (gloss:
+    peak reflectance; rough: lobe width in cos units). Computed on a coarse grid (smooth)."""
     step = 8
     ys, xs = np.mgrid[0:cam.height + step:step, 0:cam.width + step:step].astype(np.float64)
     d = np.stack([xs, ys, np.ones_like(xs)], -1) @ (np.linalg.inv(cam.K).T @ cam.R)
+    X = cam.center + d * (-cam.center[2] / d[..., 2:3])  # hits on the table
     d /= np.linalg.norm(d, axis=-1, keepdims=True)
-    r = d * np.array([1, 1, -1.0])
     L0 = light.main.mean(0)
-    c = r @ (L0 / np.linalg.norm(L0))
-    sheen = (gloss * 0.2 / rough * np.exp(-2 * (1 - c) / rough)).astype(np.float32)
-    big = cv2.resize(sheen, (xs.shape[1] * step, xs.shape[0] * step), interpolation=cv2.INTER_LINEAR)
+    L0 /= np.linalg.norm(L0)
+    to_lamp = L0 * min(light.distance, 1e7) - X
+    dist = np.linalg.norm(to_lamp, axis=-1)
+    fall = (min(light.distance, 1e7) / dist) ** 2 * (to_lamp[..., 2] / dist) / L0[2]
+    c = np.sum(d * np.array([1, 1, -1.0]) * (to_lamp / dist[..., None]), -1)
+    sheen = gloss * 0.2 / rough * np.exp(-2 * (1 - c) / rough) * fall
+    both = np.stack([fall, sheen], -1).astype(np.float32)
+    big = cv2.resize(both, (xs.shape[1] * step, xs.shape[0] * step), interpolation=cv2.INTER_LINEAR)
     return big[:cam.height, :cam.width]
 
 
@@ -176,12 +185,13 @@ def render(cam: Camera, albedo_tex: np.ndarray, tex_to_mm: np.ndarray, pyrs: lis
     sun_vis = _paste_vis(cam, *shadow_maps(cam, pyrs, light.main, shadow_q))
     fill_vis, fbox = shadow_maps(cam, pyrs, light.fill, shadow_q * 0.5, blur=3.0)
     lz = float(np.clip(light.main[:, 2].mean(), 0, 1))
+    direct = table_sheen(cam, light, gloss, rough)
     irr = light.amb_rgb * _paste_vis(cam, fill_vis, fbox)
-    irr += light.sun_rgb * lz * sun_vis
+    irr += light.sun_rgb * lz * sun_vis * direct[..., :1]
     img *= irr
     if gloss > 0:
-        img += (table_sheen(cam, light, gloss, rough)[..., None] * light.sun_rgb) * sun_vis
-    del sun_vis, irr
+        img += (direct[..., 1:] * light.sun_rgb) * sun_vis
+    del sun_vis, irr, direct
     table_rad = np.median(img[::16, ::16].reshape(-1, 3), axis=0)
     Kinv = np.linalg.inv(cam.K)
     C = cam.center

@@ -16,7 +16,7 @@ from .camera import Camera, sample_camera
 from .city import sample_city
 from .materials import BASE_MM, HEIGHT_MM, kelvin_rgb, plastic
 from .render import Light, Pyramid, render
-from .textures import TABLE_KINDS, table_texture
+from .textures import CARD_MM, TABLE_KINDS, draw_card, table_texture
 
 log = logging.getLogger(__name__)
 INTERNAL_PIXELS = 3.2e6  # render budget before upsampling (>= half linear size at 12 MP)
@@ -124,16 +124,40 @@ def sample_light(rng: np.random.Generator) -> tuple[Light, dict]:
     ratio = rng.uniform(0.15, 0.6)
     sky = kelvin_rgb(rng.uniform(min(kelvin, 5000), 7000)) ** (1 - wb)
     sky /= sky @ np.array([0.2126, 0.7152, 0.0722])
+    distance = float(rng.uniform(800, 3000))
     light = Light(main, fill, (col * (1 - ratio * 0.5)).astype(np.float32),
-                  (sky * ratio * 0.6 + col * ratio * 0.4).astype(np.float32), spread)
-    return light, {"kelvin": kelvin, "elevation_deg": float(np.rad2deg(elev)),
+                  (sky * ratio * 0.6 + col * ratio * 0.4).astype(np.float32), spread, distance)
+    return light, {"kelvin": kelvin, "elevation_deg": float(np.rad2deg(elev)), "distance_mm": distance,
                    "azimuth_deg": float(np.rad2deg(azim)), "softness_rad": spread,
                    "fill_ratio": float(ratio), "white_balance": float(wb)}
 
 
-def table_for(rng: np.random.Generator, kind: str, cam: Camera) -> tuple[np.ndarray, np.ndarray]:
-    """Texture (h, w, 3) covering the camera's view of the table, and its 3x3 texture-px
-    -> table-mm affine map (random rotation of the pattern)."""
+def sample_cards(rng: np.random.Generator, pyrs: list[Pyramid]) -> list[dict]:
+    """0-3 rule cards flat on the table around (never under) the city.
+    Each: {"centre_mm": [x, y], "angle_deg": a, "corners_mm": 4x[x, y]}."""
+    n = 0 if rng.random() < 0.5 else int(rng.integers(1, 4))
+    radius = max(float(np.abs(p.corners()[:, :2]).max()) for p in pyrs) * np.sqrt(2)
+    half_diag = float(np.hypot(*CARD_MM)) / 2
+    cards: list[dict] = []
+    for _ in range(20 * n):
+        if len(cards) == n:
+            break
+        phi = rng.uniform(0, 2 * np.pi)
+        centre = (radius + half_diag + rng.uniform(3, 60)) * np.array([np.cos(phi), np.sin(phi)])
+        ang = rng.uniform(-np.pi, np.pi)
+        c, s = np.cos(ang), np.sin(ang)
+        loc = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * np.array(CARD_MM) / 2
+        corners = loc @ np.array([[c, s], [-s, c]]) + centre
+        if not any(_squares_overlap(corners, np.array(k["corners_mm"])) for k in cards):
+            cards.append({"centre_mm": centre.tolist(), "angle_deg": float(np.rad2deg(ang)),
+                          "corners_mm": corners.tolist()})
+    return cards
+
+
+def table_for(rng: np.random.Generator, kind: str, cam: Camera,
+              cards: list[dict] = ()) -> tuple[np.ndarray, np.ndarray]:
+    """Texture (h, w, 3) covering the camera's view of the table (with ``cards`` painted
+    on it), and its 3x3 texture-px -> table-mm affine map (random rotation of the pattern)."""
     Hinv = np.linalg.inv(cam.homography())
     corners = np.array([[0, 0, 1], [cam.width, 0, 1], [cam.width, cam.height, 1], [0, cam.height, 1.0]])
     mm = corners @ Hinv.T
@@ -150,7 +174,11 @@ def table_for(rng: np.random.Generator, kind: str, cam: Camera) -> tuple[np.ndar
     A = np.array([[res, 0, lo[0]], [0, res, lo[1]], [0, 0, 1.0]])
     Rh = np.eye(3)
     Rh[:2, :2] = R
-    return tex, Rh @ A
+    tex_to_mm = Rh @ A
+    for card in cards:
+        draw_card(tex, np.linalg.inv(tex_to_mm), np.array(card["centre_mm"]),
+                  np.deg2rad(card["angle_deg"]), rng)
+    return tex, tex_to_mm
 
 
 @dataclass
@@ -189,10 +217,14 @@ def sample_scene(set_seed: int, index: int, scale: float = 1.0) -> Scene:
     kind = str(TABLE_KINDS[rng.integers(len(TABLE_KINDS))])
     gloss = float(rng.uniform(0, {"wood": 0.06, "white": 0.05, "dark": 0.06, "cloth": 0.0}[kind]))
     rough = float(rng.uniform(0.02, 0.15))
+    cards = sample_cards(rng, pyrs)
     prm = sensor.sample_params(rng)
     tex_seed, noise_seed = (int(v) for v in rng.integers(0, 2 ** 62, 2))
     gt = ground_truth(city, pyrs, cam)
     gt["grid"] = {"pitch_mm": pitch, "rotation_deg": rot}
+    for card in cards:
+        card["corners_xy"] = cam.project(np.column_stack([card["corners_mm"], np.zeros(4)])).tolist()
+    gt["cards"] = cards
     gt["legal"] = legality["legal"]
     gt["illegal"] = ({"reason": legality["illegal_reason"], "cells": legality["illegal_cells"]}
                      if not legality["legal"] else None)
@@ -211,7 +243,8 @@ def render_scene(sc: Scene) -> bytes:
     cam = sc.cam
     s_int = min(1.0, max(0.5, np.sqrt(INTERNAL_PIXELS / (cam.width * cam.height))))
     cam_int = cam.scaled(s_int)
-    tex, tex_to_mm = table_for(np.random.default_rng(sc.texture_seed), sc.gt["scene"]["table"], cam_int)
+    tex, tex_to_mm = table_for(np.random.default_rng(sc.texture_seed), sc.gt["scene"]["table"], cam_int,
+                               sc.gt["cards"])
     lin = render(cam_int, tex, tex_to_mm, sc.pyrs, paint_order(sc.gt["city"], sc.pyrs, cam_int), sc.light,
                  *sc.gt["scene"]["table_gloss"])
     del tex

@@ -10,7 +10,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .materials import srgb_to_linear
+from .materials import FACE_SRGB, srgb_to_linear
 
 TABLE_KINDS = ("wood", "white", "dark", "cloth")
 
@@ -166,3 +166,41 @@ MAKERS = {"wood": wood, "white": white, "dark": dark, "cloth": cloth}
 def table_texture(kind: str, rng, shape: tuple[int, int], mm: float) -> np.ndarray:
     """Albedo (h, w, 3) float32 linear RGB for a table of ``kind`` at ``mm`` per pixel."""
     return MAKERS[kind](rng, shape, mm)
+
+
+CARD_MM = (63.0, 88.0)
+
+
+def draw_card(tex: np.ndarray, mm_to_tex: np.ndarray, centre: np.ndarray, angle: float,
+              rng: np.random.Generator) -> None:
+    """Paint a rule card lying on the table into ``tex`` (in place).
+
+    mm_to_tex: 3x3 map table (X, Y) mm -> texture (x, y) px; centre: (2,) card centre mm;
+    angle: radians. The card has a border, a title band, an illustration of little
+    pyramids and lines of 'text'.
+    """
+    c, s = np.cos(angle), np.sin(angle)
+    rot = np.array([[c, -s], [s, c]])
+
+    def poly(pts_mm, colour):
+        xy = np.asarray(pts_mm, float) @ rot.T + centre
+        p = np.column_stack([xy, np.ones(len(xy))]) @ mm_to_tex.T
+        px = np.round(p[:, :2] / p[:, 2:3] * 16).astype(np.int32)
+        cv2.fillConvexPoly(tex, px, tuple(float(v) for v in colour), cv2.LINE_8, 4)
+
+    def rect(x0, y0, x1, y1, colour):
+        poly([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], colour)
+
+    w, h = CARD_MM[0] / 2, CARD_MM[1] / 2
+    paper = _rgb(np.clip(np.array([0.93, 0.91, 0.85]) + rng.normal(0, 0.02, 3), 0, 1))
+    accent = _rgb(_palette(rng, 1)[0])
+    rect(-w, -h, w, h, accent)
+    rect(-w + 3, -h + 3, w - 3, h - 3, paper)
+    rect(-w + 5, h - 14, w - 5, h - 5, accent * 0.8)  # title band (y grows to the far side)
+    for k in range(int(rng.integers(2, 6))):  # little pyramids
+        col = _rgb(np.array(FACE_SRGB[str(rng.choice(list(FACE_SRGB)))]) / 255.0)
+        cx, cy, r = rng.uniform(-18, 18), rng.uniform(-2, 22), rng.uniform(3, 7)
+        poly([[cx - r, cy - r], [cx + r, cy - r], [cx, cy + 1.5 * r]], col)
+    for k in range(int(rng.integers(4, 9))):  # text
+        y = -h + 8 + 3.2 * k
+        rect(-w + 6, y, -w + 6 + rng.uniform(20, CARD_MM[0] - 12), y + 1.2, paper * 0.25)
