@@ -2,6 +2,7 @@
 import io
 from collections import Counter
 
+import cv2
 import numpy as np
 import pytest
 from PIL import Image, ImageOps
@@ -157,3 +158,25 @@ def test_camera_homography_is_plane_projection():
     h = np.column_stack([X[:, :2], np.ones(10)]) @ cam.homography().T
     assert np.allclose(h[:, :2] / h[:, 2:], cam.project(X))
     assert np.allclose(cam.scaled(2.0).project(X), (cam.project(X) + 0.5) * 2 - 0.5)
+
+
+def test_exif_scene_decodes_upright_and_cards_stay_off_the_city():
+    from bench.scenegen.scene import sample_scene
+    found = next(i for i in range(200) if sample_scene(21, i, 0.1).gt["scene"]["exif_orientation"])
+    jpeg, gt = make_scene(21, found, scale=0.1)
+    raw = Image.open(io.BytesIO(jpeg))
+    up = ImageOps.exif_transpose(raw)
+    assert raw.size == up.size[::-1]
+    assert up.size == (gt["image"]["width"], gt["image"]["height"]) and up.size[1] > up.size[0]
+    n_cards = 0
+    for i in range(40):
+        g = sample_scene(21, i, 0.1).gt
+        for card in g["cards"]:
+            n_cards += 1
+            quad = np.array(card["corners_mm"])
+            for p in g["pieces"]:
+                x, y = p["base_center_mm"][:2]
+                # signed distance (negative = outside) from the base centre to the card
+                dist = cv2.pointPolygonTest(quad.astype(np.float32), (float(x), float(y)), True)
+                assert dist < -BASE_MM[p["size"]] / np.sqrt(2)
+    assert n_cards > 5
