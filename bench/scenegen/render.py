@@ -348,7 +348,7 @@ def _face_layer(img, cam, Kinv, C, i: int, pyrs: list[Pyramid], front: bool, lig
             T = (1 - F) * np.exp(-ab * (1 + 3.0 * ridge + 1.0 * rim + 0.8 * pip) / cos_t)
             lit = 0.15 + 1.6 * max(0.0, float(n @ L0))  # outer side toward the light
             glow = (p.mat["glow"] * light.amb_rgb).astype(np.float32) + (p.mat["glow"] * lit).astype(np.float32) * sun * vis
-            emit = F * env * (1 + 0.5 * ridge) + glow * (1 + 0.5 * rim + 0.3 * pip) + glint * sun * vis
+            emit = 0.5 * F * env * (1 + 0.5 * ridge) + glow * (1 + 0.5 * rim + 0.3 * pip) + glint * sun * vis
             region *= 1 - A + A * T
             region += A * emit
 
