@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -44,6 +45,14 @@ class Pyramid:
 
     def apex(self) -> np.ndarray:
         return self.base + np.array([0, 0, self.height])
+
+    @cached_property
+    def planes(self) -> tuple[np.ndarray, np.ndarray]:
+        """Bounding planes of the solid: outward normals (5, 3) float32 and offsets (5,)
+        with n . X <= offset inside; the four faces, then the base plane."""
+        ns = np.array([f[3] for f in _faces(self)] + [[0, 0, -1.0]])
+        pts = np.vstack([self.corners(), self.base[None]])
+        return ns.astype(np.float32), np.sum(ns * pts, 1).astype(np.float32)
 
 
 @dataclass
@@ -255,22 +264,16 @@ def _transmit(X: np.ndarray, dirs: np.ndarray, occ: list[Pyramid]) -> np.ndarray
     for L in dirs.astype(np.float32):
         logt = np.zeros_like(vis)
         for q in occ:
-            s_in = np.zeros(X.shape[:-1], np.float32)
-            s_out = np.full(X.shape[:-1], np.inf, np.float32)
-            inside = np.ones(X.shape[:-1], bool)
-            planes = [(n, v0) for v0, _, _, n, _, _ in _faces(q)] + [(np.array([0, 0, -1.0]), q.base)]
-            for n, P in planes:
-                f = (X - P.astype(np.float32)) @ n.astype(np.float32)
-                g = float(n @ L)
-                inside &= f <= 0
-                if abs(g) < 1e-9:
-                    s_out = np.where(f > 0, -np.inf, s_out)
-                elif g > 0:
-                    np.minimum(s_out, -f / g, out=s_out)
-                else:
-                    np.maximum(s_in, -f / g, out=s_in)
-            hit = (s_in < s_out)[..., None]
-            walls = np.where(inside[..., None], 1.0, 2.0).astype(np.float32)
+            N, off = q.planes
+            f = X @ N.T - off  # (..., 5) signed distances, > 0 outside
+            g = N @ L
+            with np.errstate(divide="ignore", invalid="ignore"):
+                s = -f / g
+            s_in = np.maximum(np.max(np.where(g < -1e-9, s, 0), -1), 0)
+            s_out = np.min(np.where(g > 1e-9, s, np.inf), -1)
+            parallel_out = np.any((np.abs(g) <= 1e-9) & (f > 0), -1)
+            hit = ((s_in < s_out) & ~parallel_out)[..., None]
+            walls = np.where(np.all(f <= 0, -1)[..., None], 1.0, 2.0).astype(np.float32)
             logt += hit * walls * _wall_log_t(q, L).astype(np.float32)
         vis += np.exp(logt)
     return vis / len(dirs)

@@ -52,6 +52,8 @@ def layout(rng: np.random.Generator, city: dict, pitch: float, rot_deg: float,
     for i in sorted(range(len(pcs)), key=lambda k: pcs[k]["level"]):
         p = pcs[i]
         half, height = BASE_MM[p["size"]] / 2, HEIGHT_MM[p["size"]]
+        mat = dict(mats[p["color"]])  # pieces of one colour differ slightly (moulding)
+        mat["absorb"] = mat["absorb"] * rng.uniform(0.93, 1.07)
         if p["level"] == 0:
             cell = Rz @ np.array([(p["col"] - cx) * pitch, -(p["row"] - cy) * pitch])
             for k in range(30):
@@ -59,7 +61,7 @@ def layout(rng: np.random.Generator, city: dict, pitch: float, rot_deg: float,
                 off = rng.normal(0, 1.2, 2) * shrink
                 off *= min(1.0, 3.0 / (np.hypot(*off) + 1e-9))
                 yaw = th + np.deg2rad(rng.uniform(-15, 15) * shrink)
-                pyr = Pyramid(np.array([*(cell + off), 0.0]), half, height, yaw, mats[p["color"]], p["size"])
+                pyr = Pyramid(np.array([*(cell + off), 0.0]), half, height, yaw, mat, p["size"])
                 quad = pyr.corners()[:, :2]
                 if not any(_squares_overlap(quad, q) for q in placed):
                     break
@@ -73,7 +75,7 @@ def layout(rng: np.random.Generator, city: dict, pitch: float, rot_deg: float,
             seat_half = half / (np.cos(phi) + np.sin(phi))
             z = low.height * (1 - seat_half / low.half)
             pyr = Pyramid(np.array([low.base[0], low.base[1], z]), half, height, low.yaw + dyaw,
-                          mats[p["color"]], p["size"])
+                          mat, p["size"])
         out[i] = pyr
     return out  # type: ignore[return-value]
 
