@@ -9,7 +9,9 @@ import re
 
 from flask import Blueprint, Response, current_app, jsonify, request, send_from_directory, url_for
 
+from calibration import ProfileError, load_profile
 from scorer import RULES, CityError, parse_city, rules_json, score
+from vision import VisionError, analyze, load_photo
 
 from . import games
 from .db import get_db
@@ -51,9 +53,10 @@ def list_rules():
 
 @bp.post("/detect")
 def detect():
-    """A photo (multipart field ``photo``) -> the ``detect --json`` object, plus ``photo``:
-    the stored photo's name and ``photo_url``. Optional fields: ``profile`` (a calibration
-    profile name) and ``rules`` (comma-separated ids, written into the city)."""
+    """A photo (multipart field ``photo``) -> the ``detect --json`` object, plus ``photo``
+    (the stored photo's name), ``photo_url`` and ``uncertain_below`` (the profile's confidence
+    under which a piece is uncertain). Optional fields: ``profile`` (a calibration profile
+    name) and ``rules`` (comma-separated ids, written into the city)."""
     upload = request.files.get("photo")
     if upload is None:
         raise ApiError("missing field 'photo': take or choose a photo of the city")
@@ -62,8 +65,6 @@ def detect():
         raise ApiError("the photo is empty (0 bytes); take or choose it again")
     profile = _profile(request.form.get("profile"))
     rules = _rule_ids(request.form.get("rules", ""))
-    from vision import VisionError, analyze, load_photo  # noqa: PLC0415 (vision lands later)
-
     try:
         rgb = load_photo(data)
         detection = analyze(rgb, profile)
@@ -72,6 +73,7 @@ def detect():
     out = detection.to_json(rules)
     out["photo"] = save_photo(rgb, current_app.config["PHOTO_DIR"])
     out["photo_url"] = url_for("api.photo", name=out["photo"])
+    out["uncertain_below"] = profile.max_uncertain_confidence
     return jsonify(out)
 
 
@@ -220,12 +222,10 @@ def _rule_ids(text: str) -> list[str] | None:
 
 
 def _profile(name: str | None):
-    if not name:
-        return None
-    if not PROFILE_NAME.match(name):
+    """The calibration profile named by the form (the default one when none is named). Only
+    names of bundled profiles are accepted: a path from a phone must not reach the disk."""
+    if name and not PROFILE_NAME.match(name):
         raise ApiError("'profile' must be the name of a calibration profile")
-    from calibration import ProfileError, load_profile  # noqa: PLC0415 (lands with vision)
-
     try:
         return load_profile(name)
     except ProfileError as exc:

@@ -1,3 +1,6 @@
+import json
+from pathlib import Path
+
 import pytest
 
 from server import create_app
@@ -35,3 +38,12 @@ def client(app):
 @pytest.fixture
 def city():
     return {**CITY, "pieces": [dict(p) for p in CITY["pieces"]]}
+
+
+@pytest.fixture(scope="session")
+def sample_photo():
+    """The sample photo (sample_images/, ground truth beside it) with the fewest pieces."""
+    samples = Path(__file__).resolve().parents[2] / "sample_images"
+    photos = [p for p in sorted(samples.glob("*.jpg")) if p.with_suffix(".json").exists()]
+    assert photos, f"no sample photos with ground truth in {samples}"
+    return min(photos, key=lambda p: len(json.loads(p.with_suffix(".json").read_text())["city"]["pieces"]))

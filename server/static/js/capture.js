@@ -84,4 +84,5 @@ async function handle(input) {
 for (const id of ["camera-input", "gallery-input"]) {
   const input = document.getElementById(id);
   input.addEventListener("change", () => handle(input));
+  if (input.files.length) handle(input);  // chosen before this script ran, or kept on "back"
 }

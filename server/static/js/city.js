@@ -4,7 +4,15 @@
 
 export const COLORS = ["red", "yellow", "green", "blue", "black"];
 export const SIZES = { 1: "small", 2: "medium", 3: "large" };
-export const UNSURE_BELOW = 0.6;
+
+// Detected pieces as the review edits them; `unsure` marks those read with a confidence
+// under the calibration profile's threshold (the mark goes once the player edits the cell).
+export function detectedPieces(detection) {
+  return detection.pieces.map((p) => ({
+    row: p.row, col: p.col, color: p.color, size: p.size, level: p.level || 0,
+    unsure: p.confidence < detection.uncertain_below,
+  }));
+}
 
 export function entryFromDetection(detection, previous) {
   return {
@@ -16,10 +24,7 @@ export function entryFromDetection(detection, previous) {
     image: detection.image,
     homography: detection.grid && detection.grid.homography,
     offset: { row: 0, col: 0 },
-    pieces: detection.pieces.map((p) => ({
-      row: p.row, col: p.col, color: p.color, size: p.size, level: p.level || 0,
-      confidence: p.confidence,
-    })),
+    pieces: detectedPieces(detection),
   };
 }
 
@@ -61,8 +66,7 @@ export function setPiece(entry, row, col, level, change, defaults) {
     entry.pieces.push(piece);
   }
   Object.assign(piece, change);
-  delete piece.confidence;
-  piece.corrected = true;
+  piece.unsure = false;
   normalise(entry);
 }
 

@@ -1,6 +1,6 @@
 // The city as a plan of cells (row 0 at the top, as in the photo). Editable plans get a
 // border of empty cells around the city so pieces can be added on every side.
-import { bounds, piecesAt, SIZES, UNSURE_BELOW } from "./city.js";
+import { bounds, piecesAt, SIZES } from "./city.js";
 import { el } from "./common.js";
 
 const LETTER = { 1: "S", 2: "M", 3: "L" };
@@ -10,7 +10,7 @@ const LABEL = 24;
 const GAP = 3;
 
 function pieceNode(piece, top) {
-  const unsure = piece.confidence !== undefined && piece.confidence < UNSURE_BELOW;
+  const unsure = Boolean(piece.unsure);
   const classes = ["piece", `c-${piece.color}`, `s-${piece.size}`];
   if (top) classes.push("top");
   if (unsure) classes.push("unsure");

@@ -1,11 +1,28 @@
 // One saved game: its cities, photos and score sheets; delete it after a confirmation.
+import { detectedPieces } from "./city.js";
 import { renderGrid } from "./citygrid.js";
 import { api, describeGame, el, rulesById, showMessage } from "./common.js";
+import { drawOverlay } from "./overlay.js";
 import { renderSheet } from "./sheet.js";
 
 const $ = (id) => document.getElementById(id);
 const gameId = Number($("game").dataset.gameId);
 const rules = rulesById();
+
+// The photo with what citycam read from it (before any correction) drawn over it.
+function photoBlock(p) {
+  const img = el("img", { class: "photo", src: p.photo_url, alt: `Photo of ${p.player || "the"} city` });
+  const detected = p.detected;
+  if (!detected || !detected.grid || !detected.image) return img;
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("class", "overlay");
+  drawOverlay(svg, {
+    pieces: detectedPieces(detected), homography: detected.grid.homography,
+    image: detected.image, offset: { row: 0, col: 0 },
+  });
+  return el("figure", { class: "detected" }, el("div", { class: "photo-wrap" }, img, svg),
+    el("figcaption", { class: "muted small", text: "What citycam read from the photo, before corrections." }));
+}
 
 function playerBlock(game, p) {
   const competitive = game.mode === "competitive";
@@ -28,7 +45,7 @@ function playerBlock(game, p) {
   const heading = competitive ? `${p.rank}. ${p.player}` : (p.player || "");
   return el("section", { class: "player" },
     heading ? el("h2", { text: heading }) : null,
-    p.photo_url ? el("img", { class: "photo", src: p.photo_url, alt: `Photo of ${p.player || "the"} city` }) : null,
+    p.photo_url ? photoBlock(p) : null,
     el("div", { class: "grid-scroll" }, grid),
     p.score.illegal.length ? el("ul", { class: "illegal-list" }, ...p.score.illegal.map((i) => el("li", { text: i.message || i.reason }))) : null,
     table, detail);

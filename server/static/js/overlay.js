@@ -1,6 +1,6 @@
 // The photo overlay: the detected grid and the pieces drawn over the photo through the grid
 // homography (grid (col, row, 1) -> image (x, y, w)); taps map back to cells.
-import { bounds, UNSURE_BELOW } from "./city.js";
+import { bounds } from "./city.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const STROKE = { red: "#ff3b30", yellow: "#ffd60a", green: "#34c759", blue: "#0a84ff", black: "#111" };
@@ -65,7 +65,7 @@ export function drawOverlay(svg, entry, options = {}) {
   mark(options.illegal || [], "cell-illegal");
   for (const p of entry.pieces) {
     const [x, y] = at(p.row, p.col);
-    const unsure = p.confidence !== undefined && p.confidence < UNSURE_BELOW;
+    const unsure = Boolean(p.unsure);
     const radius = pitch * (0.18 + 0.07 * p.size) * (p.level ? 0.55 : 1);
     const g = node("g", { class: `piece-mark${unsure ? " unsure" : ""}`, "data-row": p.row, "data-col": p.col });
     g.append(node("circle", { cx: x, cy: y, r: radius, stroke: STROKE[p.color], "stroke-width": pitch * 0.06 }));

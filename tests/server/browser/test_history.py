@@ -8,6 +8,7 @@ from playwright.sync_api import expect
 
 def new_game(page, rules, competitive=False, variant="standard"):
     page.goto("/new")
+    expect(page.locator("#rule-count")).to_have_text("(0 of 3)")  # the page's script is running
     page.locator(f"input[name=variant][value='{variant}']").check()
     if competitive:
         page.locator("input[name=mode][value='competitive']").check()
@@ -38,6 +39,7 @@ def total(page):
 
 def test_stack_remove_and_rules_count(page):
     page.goto("/new")
+    expect(page.locator("#rule-count")).to_have_text("(0 of 3)")
     page.locator("input[name=rules][value='little-boxes']").check()
     page.get_by_role("button", name="Enter the city by hand").click()
     expect(page.locator("#new-error")).to_contain_text("Pick 3 special rules")
@@ -87,14 +89,19 @@ def test_delete_with_confirmation_and_import(page, live_server):
     exported = page.request.get("/api/export.json").json()
     exported["games"] = [g for g in exported["games"] if str(g["id"]) == game_id]
 
-    page.once("dialog", lambda dialog: dialog.dismiss())
+    asked = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
     page.get_by_role("button", name="Delete this game").click()
-    expect(page).to_have_url(re.compile(rf"/games/{game_id}"))
+    expect(page.locator("#game-title")).to_be_visible()
+    assert len(asked) == 1 and "Delete this game" in asked[0]
+    assert page.request.get(f"/api/games/{game_id}").ok  # kept
 
     page.once("dialog", lambda dialog: dialog.accept())
     page.get_by_role("button", name="Delete this game").click()
     expect(page).to_have_url(re.compile(r"/history$"))
+    expect(page.locator("#stat-games b")).to_be_visible()  # the history is loaded
     expect(page.locator(f"#games li[data-game-id='{game_id}']")).to_have_count(0)
+    assert page.request.get(f"/api/games/{game_id}").status == 404
 
     export = {"name": "games.json", "mimeType": "application/json", "buffer": json.dumps(exported).encode()}
     page.locator("#import-input").set_input_files(export)

@@ -26,6 +26,7 @@ def total(page):
 
 def test_manual_entry_game_end_to_end(page, no_sideways_scroll):
     page.goto("/new")
+    expect(page.locator("#rule-count")).to_have_text("(0 of 3)")  # the page's script is running
     no_sideways_scroll(page)
     for rule in RULES:
         page.locator(f"input[name=rules][value='{rule}']").check()

@@ -1,0 +1,100 @@
+"""A game from a photo on a phone: upload a sample photo, see the overlay and the sheet, tap
+the photo to open a cell, correct one cell and watch the score change, save, find it."""
+import json
+import re
+
+from playwright.sync_api import expect
+
+RULES = ["little-boxes", "shopping-district", "linear-park"]
+
+
+def draft_entry(page):
+    draft = page.evaluate("JSON.parse(localStorage.getItem('citycam.draft'))")
+    return draft, draft["players"][draft["current"]]
+
+
+def project(h, col, row):
+    w = h[2][0] * col + h[2][1] * row + h[2][2]
+    return ((h[0][0] * col + h[0][1] * row + h[0][2]) / w, (h[1][0] * col + h[1][1] * row + h[1][2]) / w)
+
+
+def start_photo_game(page):
+    page.goto("/new")
+    expect(page.locator("#rule-count")).to_have_text("(0 of 3)")  # the page's script is running
+    for rule in RULES:
+        page.locator(f"input[name=rules][value='{rule}']").check()
+    page.get_by_role("button", name="Photograph the city").click()
+    expect(page).to_have_url(re.compile(r"/capture$"))
+    expect(page.locator("#camera-input")).to_have_attribute("capture", "environment")
+    expect(page.locator("#game-line")).to_contain_text("Little Boxes")
+
+
+def test_photo_game_end_to_end(page, no_sideways_scroll, sample_photo):
+    start_photo_game(page)
+    page.locator("#gallery-input").set_input_files(str(sample_photo))
+    expect(page.locator("#progress")).to_be_visible()
+    expect(page).to_have_url(re.compile(r"/review$"), timeout=90_000)
+
+    draft, entry = draft_entry(page)
+    pieces = entry["pieces"]
+    expect(page.locator("#photo-block")).to_be_visible()
+    expect(page.locator("#overlay g.piece-mark")).to_have_count(len(pieces))
+    expect(page.locator("#overlay line.grid-line").first).to_be_attached()
+    expect(page.locator("#grid .piece")).to_have_count(len(pieces))
+    before = page.locator("#sheet tr.total td").inner_text()
+    no_sideways_scroll(page)
+
+    # Tapping the photo at a piece's cell opens the editor on that cell.
+    first = pieces[0]
+    x, y = project(entry["homography"], first["col"] + entry["offset"]["col"], first["row"] + entry["offset"]["row"])
+    box = page.locator("#overlay").bounding_box()
+    scale = box["width"] / entry["image"]["width"]
+    page.locator("#overlay").click(position={"x": x * scale, "y": y * scale})
+    editor = page.locator("#cell-editor")
+    expect(editor.locator("#editor-title")).to_contain_text(f"row {first['row']}, col {first['col']}:")
+    editor.get_by_role("button", name="Done").click()
+
+    # Correct a misread cell: a piece with a neighbour becomes a large black. That costs
+    # points whatever it was (a black next to something always does, and these rules cannot
+    # gain from a black), so the total must move.
+    cells = {(p["row"], p["col"]) for p in pieces}
+    target = next((p for p in pieces if p["color"] != "black" and any(
+        (p["row"] + dr, p["col"] + dc) in cells for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0)))), None)
+    assert target, f"the detection has no non-black piece next to another: {pieces}"
+    page.locator(f"#grid .cell[data-row='{target['row']}'][data-col='{target['col']}']").click()
+    layer = editor.locator(".layer[data-level='0']")
+    layer.locator(".swatch[data-color='black']").click()
+    layer.locator(".size[data-size='3']").click()
+    editor.get_by_role("button", name="Done").click()
+    draft, entry = draft_entry(page)
+    city = {"variant": draft["variant"], "rules": draft["rules"],
+            "pieces": [{k: p[k] for k in ("row", "col", "color", "size", "level")} for p in entry["pieces"]]}
+    expected = page.request.post("/api/score", data=json.dumps(city), headers={"Content-Type": "application/json"}).json()
+    expect(page.locator("#sheet tr.total td")).to_have_text(str(expected["total"]))
+    assert int(before) > expected["total"]
+    expect(page.locator(f"#overlay g.piece-mark[data-row='{target['row']}'][data-col='{target['col']}'] circle")
+           ).to_have_attribute("stroke", "#111")
+
+    page.fill("#notes", "from a photo")
+    page.get_by_role("button", name="Save game").click()
+    expect(page.locator("#saved-note")).to_be_visible()
+    game_id = re.search(r"/games/(\d+)", page.url).group(1)
+    expect(page.locator(".player img.photo")).to_be_visible()
+    expect(page.locator(".player .overlay g.piece-mark")).to_have_count(len(pieces))  # as detected
+    saved = page.request.get(f"/api/games/{game_id}").json()
+    assert saved["total"] == expected["total"] and saved["detected"]["photo"] == saved["photo"]
+
+    page.goto("/history")
+    expect(page.locator(f"#games li[data-game-id='{game_id}']")).to_be_visible()
+    expect(page.locator(f"#chart circle.point[data-game-id='{game_id}']")).to_have_count(1)
+
+
+def test_a_file_that_is_not_a_photo_gets_a_friendly_line(page, tmp_path):
+    start_photo_game(page)
+    notes = tmp_path / "notes.jpg"
+    notes.write_text("groceries: eggs, milk")
+    page.locator("#gallery-input").set_input_files(str(notes))
+    expect(page.locator("#capture-error")).to_be_visible(timeout=30_000)
+    expect(page.locator("#capture-error")).to_contain_text("enter the city by hand")
+    expect(page).to_have_url(re.compile(r"/capture$"))
+    expect(page.locator("#progress")).to_be_hidden()

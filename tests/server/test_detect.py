@@ -1,0 +1,97 @@
+"""POST /api/detect with a sample photo: the detection passes through, the photo is kept
+(upright, as analysed) under a generated name, and bad photos get a plain 400."""
+import io
+import os
+
+import pytest
+from PIL import Image, ImageOps
+
+from server import create_app
+
+ROTATED_270 = 6  # EXIF Orientation: turn the stored pixels 90 degrees clockwise to view them
+
+
+def sideways(path) -> tuple[bytes, tuple[int, int]]:
+    """The photo stored turned a quarter, as phones do, with the EXIF tag that turns it back;
+    and its upright size."""
+    upright = ImageOps.exif_transpose(Image.open(path))
+    exif = Image.Exif()
+    exif[0x0112] = ROTATED_270
+    out = io.BytesIO()
+    upright.transpose(Image.Transpose.ROTATE_90).save(out, "JPEG", quality=90, exif=exif)
+    assert ImageOps.exif_transpose(Image.open(io.BytesIO(out.getvalue()))).size == upright.size
+    return out.getvalue(), upright.size
+
+
+@pytest.fixture(scope="module")
+def detect_app(tmp_path_factory):
+    instance = tmp_path_factory.mktemp("detect")
+    return create_app({"TESTING": True, "DATABASE": str(instance / "c.sqlite"), "PHOTO_DIR": str(instance / "photos")})
+
+
+@pytest.fixture(scope="module")
+def upright_size(sample_photo):
+    return sideways(sample_photo)[1]
+
+
+@pytest.fixture(scope="module")
+def detection(detect_app, sample_photo):
+    """One analysis of a sample photo, shared by the tests of this module (it takes seconds)."""
+    upload = {"photo": (io.BytesIO(sideways(sample_photo)[0]), "IMG_0001.JPG"), "rules": "little-boxes,linear-park"}
+    response = detect_app.test_client().post("/api/detect", data=upload, content_type="multipart/form-data")
+    assert response.status_code == 200, response.get_json()
+    return response.get_json()
+
+
+def test_detection_follows_the_contract(detection):
+    assert detection["game"] == "zoning-out" and detection["rules"] == ["little-boxes", "linear-park"]
+    assert detection["pieces"] and isinstance(detection["warnings"], list) and isinstance(detection["illegal"], list)
+    width, height = detection["image"]["width"], detection["image"]["height"]
+    for p in detection["pieces"]:
+        assert {"row", "col", "color", "size", "confidence", "x", "y"} <= set(p)
+        assert 0 <= p["confidence"] <= 1 and 0 <= p["x"] <= width and 0 <= p["y"] <= height
+    homography = detection["grid"]["homography"]
+    assert len(homography) == 3 and all(len(row) == 3 for row in homography)
+    assert 0 < detection["uncertain_below"] < 1
+
+
+def test_the_photo_is_kept_upright_under_a_generated_name(detect_app, detection, upright_size):
+    name = detection["photo"]
+    assert "IMG_0001" not in name and detection["photo_url"].endswith(name)
+    assert os.listdir(detect_app.config["PHOTO_DIR"]) == [name]
+    response = detect_app.test_client().get(detection["photo_url"])
+    assert response.status_code == 200 and response.mimetype == "image/jpeg"
+    image = Image.open(io.BytesIO(response.data))
+    assert image.size == (detection["image"]["width"], detection["image"]["height"])
+    width, height = upright_size
+    assert (image.width > image.height) == (width > height)  # upright, as the player saw it
+    assert not image.getexif()  # no EXIF (GPS position, camera) leaves the phone's photo
+
+
+def test_a_game_saved_with_its_photo_and_deleted_with_it(detect_app, detection):
+    client = detect_app.test_client()
+    city = {k: detection[k] for k in ("game", "variant", "rules", "pieces")}
+    city["pieces"] = [{k: p[k] for k in ("row", "col", "color", "size", "level")} for p in city["pieces"]]
+    game = client.post("/api/games", json={"city": city, "detected": detection, "photo": detection["photo"]}).get_json()
+    assert game["photo_url"] == detection["photo_url"] and game["detected"] == detection
+    assert client.get(f"/games/{game['id']}").status_code == 200
+    client.delete(f"/api/games/{game['id']}")
+    assert client.get(detection["photo_url"]).status_code == 404
+    assert os.listdir(detect_app.config["PHOTO_DIR"]) == []
+
+
+@pytest.mark.parametrize("cut", [None, 5000], ids=["not-an-image", "truncated"])
+def test_a_bad_photo_gets_a_plain_400_and_nothing_is_stored(client, app, sample_photo, cut):
+    data = sample_photo.read_bytes()[:cut] if cut else b"this is a shopping list, not a photo"
+    upload = {"photo": (io.BytesIO(data), "photo.jpg")}
+    response = client.post("/api/detect", data=upload, content_type="multipart/form-data")
+    message = response.get_json()["error"]  # vision's reason, in plain words
+    assert response.status_code == 400 and len(message) > 10 and "Traceback" not in message
+    assert os.listdir(app.config["PHOTO_DIR"]) == []
+    assert client.get("/api/rules").status_code == 200
+
+
+def test_an_unknown_profile_is_a_400(client):
+    upload = {"photo": (io.BytesIO(b"x"), "a.jpg"), "profile": "no-such-profile"}
+    response = client.post("/api/detect", data=upload, content_type="multipart/form-data")
+    assert response.status_code == 400 and "no-such-profile" in response.get_json()["error"]
