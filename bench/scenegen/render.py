@@ -255,15 +255,22 @@ def _occluders(i: int, pyrs: list[Pyramid], L: np.ndarray) -> list[Pyramid]:
     return out
 
 
-def _transmit(X: np.ndarray, dirs: np.ndarray, occ: list[Pyramid]) -> np.ndarray:
+def _transmit(X: np.ndarray, dirs: np.ndarray, occ: list[Pyramid], centre: np.ndarray,
+              radius: float) -> np.ndarray:
     """Mean transmittance (..., 3) float32 from points X (..., 3) toward ``dirs`` (K, 3)
-    through the pyramids ``occ`` (convex solids: two walls crossed, one if X is inside)."""
+    through the pyramids ``occ`` (convex solids: two walls crossed, one if X is inside).
+    The points lie within ``radius`` of ``centre`` (3,); occluders whose bounding sphere
+    misses that sphere's light cylinder are skipped."""
     vis = np.zeros(X.shape[:-1] + (3,), np.float32)
-    if not occ:
-        return vis + 1
     for L in dirs.astype(np.float32):
         logt = np.zeros_like(vis)
         for q in occ:
+            qc = q.base + np.array([0, 0, q.height / 2])
+            w = qc - centre
+            along = float(w @ L)
+            reach = radius + float(np.hypot(q.half * np.sqrt(2), q.height / 2))
+            if along < -reach or np.linalg.norm(w - along * L) > reach:
+                continue
             N, off = q.planes
             f = X @ N.T - off  # (..., 5) signed distances, > 0 outside
             g = N @ L
@@ -322,11 +329,13 @@ def _face_layer(img, cam, Kinv, C, i: int, pyrs: list[Pyramid], front: bool, lig
         to_ridge = (p.half * (1 - up / slant) - np.abs(s_mm)) * slant / np.hypot(slant, p.half)
         ridge = np.exp(-(to_ridge / (0.6 + aa)) ** 2)[..., None]
         rim = np.exp(-(up / (1.0 + aa)) ** 2)[..., None]
+        tip = np.exp(-((slant - up) / (2.5 + aa)) ** 2)[..., None]  # the solid apex
         pip = _pips(s_mm, up, p, aa)[..., None]
         nv = (n if front else -n).astype(np.float32)  # normal on the camera's side
         cos_i = np.clip(-(d @ nv), 0.02, 1)[..., None]
         F = np.minimum(0.04 + 0.96 * (1 - cos_i) ** 5, 0.6)  # silhouettes are rounded, not mirrors
-        vis = _transmit(X + mid.astype(np.float32), shadow_dirs, occ)  # light reaching the face
+        vis = _transmit(X + mid.astype(np.float32), shadow_dirs, occ, centroid,  # light reaching the face
+                        float(np.linalg.norm(np.stack([v0, v1, a]) - centroid, axis=1).max()))
         env = np.minimum(_env(d + 2 * cos_i * nv, light, table_rad, vis), 6.0)
         hv = L0 - d
         hv /= np.linalg.norm(hv, axis=-1, keepdims=True)
@@ -348,7 +357,7 @@ def _face_layer(img, cam, Kinv, C, i: int, pyrs: list[Pyramid], front: bool, lig
         else:
             cos_t = np.sqrt(1 - (1 - cos_i ** 2) / REFRACTIVE_INDEX ** 2)
             ab = p.mat["absorb"].astype(np.float32)
-            T = (1 - F) * np.exp(-ab * (1 + 3.0 * ridge + 1.0 * rim + 0.8 * pip) / cos_t)
+            T = (1 - F) * np.exp(-ab * (1 + 3.0 * ridge + 1.0 * rim + 0.8 * pip + 2.0 * tip) / cos_t)
             lit = 0.15 + 1.6 * max(0.0, float(n @ L0))  # outer side toward the light
             glow = (p.mat["glow"] * light.amb_rgb).astype(np.float32) + (p.mat["glow"] * lit).astype(np.float32) * sun * vis
             emit = 0.5 * F * env * (1 + 0.5 * ridge) + glow * (1 + 0.5 * rim + 0.3 * pip) + glint * sun * vis
