@@ -5,6 +5,7 @@ import { entryFromDetection } from "./city.js";
 
 const MAX_SIDE = 2000;
 const JPEG_QUALITY = 0.9;
+const MAX_UPLOAD = Number(document.getElementById("capture-title").dataset.maxUpload);
 
 const draft = loadDraft();
 if (!draft) window.location.replace("/new");
@@ -71,7 +72,11 @@ async function handle(input) {
   label.textContent = "Preparing the photo…";
   bar.value = 0;
   try {
-    const detection = await upload(await shrink(file));
+    const photo = await shrink(file);
+    if (photo.size > MAX_UPLOAD) {
+      throw new Error(`That photo is too large (${Math.round(photo.size / 1e6)} MB; the limit is ${Math.round(MAX_UPLOAD / 1e6)} MB).`);
+    }
+    const detection = await upload(photo);
     draft.players[draft.current] = entryFromDetection(detection, draft.players[draft.current]);
     saveDraft(draft);
     window.location.href = "/review";

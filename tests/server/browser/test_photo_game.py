@@ -18,7 +18,7 @@ def project(h, col, row):
     return ((h[0][0] * col + h[0][1] * row + h[0][2]) / w, (h[1][0] * col + h[1][1] * row + h[1][2]) / w)
 
 
-def start_photo_game(page):
+def start_photo_game(page, no_sideways_scroll=lambda page: None):
     page.goto("/new")
     expect(page.locator("#rule-count")).to_have_text("(0 of 3)")  # the page's script is running
     for rule in RULES:
@@ -27,10 +27,11 @@ def start_photo_game(page):
     expect(page).to_have_url(re.compile(r"/capture$"))
     expect(page.locator("#camera-input")).to_have_attribute("capture", "environment")
     expect(page.locator("#game-line")).to_contain_text("Little Boxes")
+    no_sideways_scroll(page)
 
 
 def test_photo_game_end_to_end(page, no_sideways_scroll, sample_photo):
-    start_photo_game(page)
+    start_photo_game(page, no_sideways_scroll)
     page.locator("#gallery-input").set_input_files(str(sample_photo))
     expect(page.locator("#progress")).to_be_visible()
     expect(page).to_have_url(re.compile(r"/review$"), timeout=90_000)
@@ -98,3 +99,12 @@ def test_a_file_that_is_not_a_photo_gets_a_friendly_line(page, tmp_path):
     expect(page.locator("#capture-error")).to_contain_text("enter the city by hand")
     expect(page).to_have_url(re.compile(r"/capture$"))
     expect(page.locator("#progress")).to_be_hidden()
+
+
+def test_a_60_mb_file_gets_a_friendly_line(page, tmp_path):
+    start_photo_game(page)
+    huge = tmp_path / "huge.jpg"
+    huge.write_bytes(b"\xff\xd8" + b"\0" * (60 * 1024 * 1024))
+    page.locator("#gallery-input").set_input_files(str(huge))
+    expect(page.locator("#capture-error")).to_contain_text("too large", timeout=30_000)
+    expect(page.locator("#capture-error")).to_contain_text("enter the city by hand")
