@@ -10,141 +10,17 @@ Fresnel reflection of a simple environment, glints from the light, darker ridges
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
-from functools import cached_property
 
-import cv2
 import numpy as np
 
 from .camera import Camera
+from .geometry import Pyramid, coverage, faces
+from .lighting import Light
 from .materials import REFRACTIVE_INDEX
+from .shadows import occluders, paste_vis, shadow_maps, transmit
+from .table import render_table, table_sheen
 
 log = logging.getLogger(__name__)
-SHIFT = 4  # sub-pixel bits for cv2 polygon filling
-BIG_HALF = 12.7  # half base of the largest piece, mm
-
-
-@dataclass
-class Pyramid:
-    """One piece in world mm. base: (3,) base centre (z = seat height); half: half base
-    side; height: apex height above the base; yaw: radians about +z; mat: materials.plastic."""
-
-    base: np.ndarray
-    half: float
-    height: float
-    yaw: float
-    mat: dict
-    pips: int = 0
-
-    def corners(self) -> np.ndarray:
-        """(4, 3) base corners, counter-clockwise seen from above."""
-        c, s = np.cos(self.yaw), np.sin(self.yaw)
-        loc = np.array([[1, 1], [-1, 1], [-1, -1], [1, -1]], float) * self.half
-        xy = loc @ np.array([[c, s], [-s, c]])
-        return np.column_stack([xy + self.base[:2], np.full(4, self.base[2])])
-
-    def apex(self) -> np.ndarray:
-        return self.base + np.array([0, 0, self.height])
-
-    @cached_property
-    def planes(self) -> tuple[np.ndarray, np.ndarray]:
-        """Bounding planes of the solid: outward normals (5, 3) float32 and offsets (5,)
-        with n . X <= offset inside; the four faces, then the base plane."""
-        ns = np.array([f[3] for f in _faces(self)] + [[0, 0, -1.0]])
-        pts = np.vstack([self.corners(), self.base[None]])
-        return ns.astype(np.float32), np.sum(ns * pts, 1).astype(np.float32)
-
-
-@dataclass
-class Light:
-    """main: (N, 3) unit directions toward the soft main light; fill: (M, 3) toward the sky;
-    sun_rgb, amb_rgb: (3,) irradiance colours at the city centre; spread: angular radius
-    (rad) of the main light; distance: lamp distance (mm) from the city centre, giving an
-    irradiance fall-off across the table."""
-
-    main: np.ndarray
-    fill: np.ndarray
-    sun_rgb: np.ndarray
-    amb_rgb: np.ndarray
-    spread: float
-    distance: float = np.inf
-
-
-def _to_px(H: np.ndarray, xy: np.ndarray) -> np.ndarray:
-    """Apply homography H to (N, 2) points -> (N, 2)."""
-    p = np.column_stack([xy, np.ones(len(xy))]) @ H.T
-    return p[:, :2] / p[:, 2:3]
-
-
-def _fill(shape, pts: np.ndarray, origin) -> np.ndarray:
-    """Anti-aliased coverage float32 (h, w) of a convex polygon pts (N, 2) (x, y) given in
-    the coordinates of a patch whose top-left pixel is ``origin`` (x0, y0)."""
-    m = np.zeros(shape, np.uint8)
-    p = np.round((pts - np.asarray(origin, float)) * (1 << SHIFT)).astype(np.int32)
-    cv2.fillConvexPoly(m, p, 255, cv2.LINE_AA, SHIFT)
-    return m.astype(np.float32) * (1 / 255)
-
-
-def _wall_log_t(p: Pyramid, L: np.ndarray) -> np.ndarray:
-    """Log transmittance (3,) of one wall for light arriving from direction L."""
-    if p.mat["opaque"]:
-        return np.full(3, -30.0)
-    return -p.mat["absorb"] * 1.25 / max(0.3, L[2]) ** 0.3
-
-
-def shadow_maps(cam: Camera, pyrs: list[Pyramid], dirs: np.ndarray, q: float,
-                blur: float = 0.8) -> tuple[np.ndarray, tuple]:
-    """Mean visibility (h, w, 3) float32 of the table toward ``dirs`` (N, 3), computed at
-    ``q`` times the camera resolution over the bounding box of all shadows, blurred by
-    ``blur`` px (Gaussian sigma at that resolution).
-    Returns (map, (x0, y0, x1, y1)) with the box in camera pixels."""
-    H = cam.homography()
-    polys = []
-    for L in dirs:
-        for p in pyrs:
-            pts = np.vstack([p.corners(), p.apex()[None]])
-            flat = pts[:, :2] - (pts[:, 2:3] / L[2]) * L[None, :2]
-            polys.append((_to_px(H, flat) * q, _wall_log_t(p, L)))
-    allp = np.vstack([pp for pp, _ in polys])
-    x0, y0 = np.maximum(np.floor(allp.min(0)).astype(int) - 2, 0)
-    x1, y1 = np.minimum(np.ceil(allp.max(0)).astype(int) + 2, [int(cam.width * q), int(cam.height * q)])
-    if x1 <= x0 or y1 <= y0:
-        return np.ones((1, 1, 3), np.float32), (0, 0, 1, 1)
-    vis = np.zeros((y1 - y0, x1 - x0, 3), np.float32)
-    n = len(pyrs)
-    for i in range(len(dirs)):
-        logm = np.zeros_like(vis)
-        for pts, lt in polys[i * n:(i + 1) * n]:
-            bx0, by0 = np.maximum(np.floor(pts.min(0)).astype(int) - 1, [x0, y0])
-            bx1, by1 = np.minimum(np.ceil(pts.max(0)).astype(int) + 2, [x1, y1])
-            if bx1 <= bx0 or by1 <= by0:
-                continue
-            shp = (by1 - by0, bx1 - bx0)
-            hull = cv2.convexHull(pts.astype(np.float32))[:, 0]
-            cross = np.maximum(2 * _fill(shp, hull, (bx0, by0)) - _fill(shp, pts[:4], (bx0, by0)), 0)
-            logm[by0 - y0:by1 - y0, bx0 - x0:bx1 - x0] += cross[..., None] * lt.astype(np.float32)
-        vis += np.exp(logm)
-    vis /= len(dirs)
-    vis = cv2.GaussianBlur(vis, (0, 0), blur)
-    return vis, (x0 / q, y0 / q, x1 / q, y1 / q)
-
-
-def _paste_vis(cam: Camera, vis: np.ndarray, box) -> np.ndarray:
-    """Resize a shadow map patch to camera resolution, full frame (h, w, 3) float32."""
-    out = np.ones((cam.height, cam.width, 3), np.float32)
-    x0, y0, x1, y1 = [int(round(v)) for v in box]
-    x1, y1 = min(x1, cam.width), min(y1, cam.height)
-    if x1 > x0 and y1 > y0:
-        out[y0:y1, x0:x1] = cv2.resize(vis, (x1 - x0, y1 - y0), interpolation=cv2.INTER_LINEAR)
-    return out
-
-
-def render_table(cam: Camera, albedo_tex: np.ndarray, tex_to_mm: np.ndarray) -> np.ndarray:
-    """Table albedo seen by the camera: (h, w, 3) float32. tex_to_mm: 3x3 affine mapping
-    texture (x, y) pixels to table (X, Y) mm."""
-    Hm = cam.homography() @ tex_to_mm
-    return cv2.warpPerspective(albedo_tex, Hm, (cam.width, cam.height), flags=cv2.INTER_LINEAR,
-                               borderMode=cv2.BORDER_REFLECT)
 
 
 def _env(r: np.ndarray, light: Light, table_rad: np.ndarray, vis=1.0) -> np.ndarray:
@@ -161,27 +37,6 @@ def _env(r: np.ndarray, light: Light, table_rad: np.ndarray, vis=1.0) -> np.ndar
     return env + light.sun_rgb * lobe * vis
 
 
-def table_sheen(cam: Camera, light: Light, gloss: float, rough: float) -> np.ndarray:
-    """Direct light on the table per unit albedo, (h, w, 2) float32: channel 0 the lamp
-    fall-off (1 at the city centre), channel 1 the glossy reflection of the lamp (gloss:
-    peak reflectance; rough: lobe width in cos units). Computed on a coarse grid (smooth)."""
-    step = 8
-    ys, xs = np.mgrid[0:cam.height + step:step, 0:cam.width + step:step].astype(np.float64)
-    d = np.stack([xs, ys, np.ones_like(xs)], -1) @ (np.linalg.inv(cam.K).T @ cam.R)
-    X = cam.center + d * (-cam.center[2] / d[..., 2:3])  # hits on the table
-    d /= np.linalg.norm(d, axis=-1, keepdims=True)
-    L0 = light.main.mean(0)
-    L0 /= np.linalg.norm(L0)
-    to_lamp = L0 * min(light.distance, 1e7) - X
-    dist = np.linalg.norm(to_lamp, axis=-1)
-    fall = (min(light.distance, 1e7) / dist) ** 2 * (to_lamp[..., 2] / dist) / L0[2]
-    c = np.sum(d * np.array([1, 1, -1.0]) * (to_lamp / dist[..., None]), -1)
-    sheen = gloss * 0.2 / rough * np.exp(-2 * (1 - c) / rough) * fall
-    both = np.stack([fall, sheen], -1).astype(np.float32)
-    big = cv2.resize(both, (xs.shape[1] * step, xs.shape[0] * step), interpolation=cv2.INTER_LINEAR)
-    return big[:cam.height, :cam.width]
-
-
 def render(cam: Camera, albedo_tex: np.ndarray, tex_to_mm: np.ndarray, pyrs: list[Pyramid],
            order: list[tuple[int, bool]], light: Light, gloss: float = 0.0, rough: float = 0.1,
            shadow_q: float = 0.5) -> np.ndarray:
@@ -191,11 +46,11 @@ def render(cam: Camera, albedo_tex: np.ndarray, tex_to_mm: np.ndarray, pyrs: lis
     the table's glossy reflection of the main light (see :func:`table_sheen`).
     """
     img = render_table(cam, albedo_tex, tex_to_mm)
-    sun_vis = _paste_vis(cam, *shadow_maps(cam, pyrs, light.main, shadow_q))
+    sun_vis = paste_vis(cam, *shadow_maps(cam, pyrs, light.main, shadow_q))
     fill_vis, fbox = shadow_maps(cam, pyrs, light.fill, shadow_q * 0.5, blur=3.0)
     lz = float(np.clip(light.main[:, 2].mean(), 0, 1))
     direct = table_sheen(cam, light, gloss, rough)
-    irr = light.amb_rgb * _paste_vis(cam, fill_vis, fbox)
+    irr = light.amb_rgb * paste_vis(cam, fill_vis, fbox)
     irr += light.sun_rgb * lz * sun_vis * direct[..., :1]
     img *= irr
     if gloss > 0:
@@ -207,20 +62,6 @@ def render(cam: Camera, albedo_tex: np.ndarray, tex_to_mm: np.ndarray, pyrs: lis
     for idx, front in order:
         _face_layer(img, cam, Kinv, C, idx, pyrs, front, light, table_rad)
     return img
-
-
-def _faces(p: Pyramid):
-    """Yield (v0, v1, apex, outward normal, normal of the face after, normal of the face
-    before) for the four faces; v0-v1 is the base edge, counter-clockwise from above."""
-    cs, a = p.corners(), p.apex()
-    ns = []
-    for i in range(4):
-        v0, v1 = cs[i], cs[(i + 1) % 4]
-        n = np.cross(v1 - v0, a - v0)
-        n /= np.linalg.norm(n)
-        ns.append(n if n @ ((v0 + v1) / 2 - p.base) > 0 else -n)
-    for i in range(4):
-        yield cs[i], cs[(i + 1) % 4], a, ns[i], ns[(i + 1) % 4], ns[i - 1]
 
 
 def _lobe(c: np.ndarray, light: Light) -> np.ndarray:
@@ -242,50 +83,6 @@ def _arc_max(h: np.ndarray, n: np.ndarray, m: np.ndarray) -> np.ndarray:
     return np.where(inside, qn, ends)[..., 0]
 
 
-def _occluders(i: int, pyrs: list[Pyramid], L: np.ndarray) -> list[Pyramid]:
-    """Pyramids that may shadow pyramid i from direction L (not its own stack)."""
-    p = pyrs[i]
-    reach = (p.base[2] + p.height) / max(L[2], 0.2) + 2 * BIG_HALF
-    out = []
-    for j, q in enumerate(pyrs):
-        dxy = q.base[:2] - p.base[:2]
-        dist = float(np.hypot(*dxy))
-        if j != i and 1.0 < dist < reach and dxy @ L[:2] > -2 * BIG_HALF:
-            out.append(q)
-    return out
-
-
-def _transmit(X: np.ndarray, dirs: np.ndarray, occ: list[Pyramid], centre: np.ndarray,
-              radius: float) -> np.ndarray:
-    """Mean transmittance (..., 3) float32 from points X (..., 3) toward ``dirs`` (K, 3)
-    through the pyramids ``occ`` (convex solids: two walls crossed, one if X is inside).
-    The points lie within ``radius`` of ``centre`` (3,); occluders whose bounding sphere
-    misses that sphere's light cylinder are skipped."""
-    vis = np.zeros(X.shape[:-1] + (3,), np.float32)
-    for L in dirs.astype(np.float32):
-        logt = np.zeros_like(vis)
-        for q in occ:
-            qc = q.base + np.array([0, 0, q.height / 2])
-            w = qc - centre
-            along = float(w @ L)
-            reach = radius + float(np.hypot(q.half * np.sqrt(2), q.height / 2))
-            if along < -reach or np.linalg.norm(w - along * L) > reach:
-                continue
-            N, off = q.planes
-            f = X @ N.T - off  # (..., 5) signed distances, > 0 outside
-            g = N @ L
-            with np.errstate(divide="ignore", invalid="ignore"):
-                s = -f / g
-            s_in = np.maximum(np.max(np.where(g < -1e-9, s, 0), -1), 0)
-            s_out = np.min(np.where(g > 1e-9, s, np.inf), -1)
-            parallel_out = np.any((np.abs(g) <= 1e-9) & (f > 0), -1)
-            hit = ((s_in < s_out) & ~parallel_out)[..., None]
-            walls = np.where(np.all(f <= 0, -1)[..., None], 1.0, 2.0).astype(np.float32)
-            logt += hit * walls * _wall_log_t(q, L).astype(np.float32)
-        vis += np.exp(logt)
-    return vis / len(dirs)
-
-
 def _face_layer(img, cam, Kinv, C, i: int, pyrs: list[Pyramid], front: bool, light: Light,
                 table_rad) -> None:
     """Composite the front (or back, seen from inside) faces of pyramid ``i`` onto img.
@@ -298,9 +95,9 @@ def _face_layer(img, cam, Kinv, C, i: int, pyrs: list[Pyramid], front: bool, lig
     p = pyrs[i]
     L0 = light.main.mean(0)
     L0 = (L0 / np.linalg.norm(L0)).astype(np.float32)
-    occ = _occluders(i, pyrs, L0)
+    occ = occluders(i, pyrs, L0)
     shadow_dirs = light.main[::8]
-    for v0, v1, a, n, n_next, n_prev in _faces(p):
+    for v0, v1, a, n, n_next, n_prev in faces(p):
         centroid = (v0 + v1 + a) / 3
         if (n @ (C - centroid) > 0) != front:
             continue
@@ -309,7 +106,7 @@ def _face_layer(img, cam, Kinv, C, i: int, pyrs: list[Pyramid], front: bool, lig
         x1, y1 = np.minimum(np.ceil(tri.max(0)).astype(int) + 2, [Ww, Hh])
         if x1 <= x0 or y1 <= y0:
             continue
-        alpha = _fill((y1 - y0, x1 - x0), tri, (x0, y0))
+        alpha = coverage((y1 - y0, x1 - x0), tri, (x0, y0))
         if not alpha.any():
             continue
         ys, xs = np.mgrid[y0:y1, x0:x1].astype(np.float32)
@@ -334,7 +131,7 @@ def _face_layer(img, cam, Kinv, C, i: int, pyrs: list[Pyramid], front: bool, lig
         nv = (n if front else -n).astype(np.float32)  # normal on the camera's side
         cos_i = np.clip(-(d @ nv), 0.02, 1)[..., None]
         F = np.minimum(0.04 + 0.96 * (1 - cos_i) ** 5, 0.6)  # silhouettes are rounded, not mirrors
-        vis = _transmit(X + mid.astype(np.float32), shadow_dirs, occ, centroid,  # light reaching the face
+        vis = transmit(X + mid.astype(np.float32), shadow_dirs, occ, centroid,  # light reaching the face
                         float(np.linalg.norm(np.stack([v0, v1, a]) - centroid, axis=1).max()))
         env = np.minimum(_env(d + 2 * cos_i * nv, light, table_rad, vis), 6.0)
         hv = L0 - d

@@ -14,24 +14,15 @@ import numpy as np
 from . import sensor
 from .camera import Camera, sample_camera
 from .city import sample_city
-from .materials import BASE_MM, HEIGHT_MM, kelvin_rgb, plastic
-from .render import Light, Pyramid, render
-from .textures import CARD_MM, TABLE_KINDS, draw_card, table_texture
+from .geometry import Pyramid, quads_overlap
+from .lighting import Light, sample_light
+from .materials import BASE_MM, HEIGHT_MM, plastic
+from .render import render
+from .table import sample_cards, table_for
+from .textures import TABLE_KINDS
 
 log = logging.getLogger(__name__)
 INTERNAL_PIXELS = 3.2e6  # render budget before upsampling (>= half linear size at 12 MP)
-
-
-def _squares_overlap(a: np.ndarray, b: np.ndarray) -> bool:
-    """Separating-axis test for two convex quads (4, 2)."""
-    for poly in (a, b):
-        for i in range(4):
-            e = poly[(i + 1) % 4] - poly[i]
-            ax = np.array([-e[1], e[0]])
-            pa, pb = a @ ax, b @ ax
-            if pa.max() < pb.min() or pb.max() < pa.min():
-                return False
-    return True
 
 
 def layout(rng: np.random.Generator, city: dict, pitch: float, rot_deg: float,
@@ -63,7 +54,7 @@ def layout(rng: np.random.Generator, city: dict, pitch: float, rot_deg: float,
                 yaw = th + np.deg2rad(rng.uniform(-15, 15) * shrink)
                 pyr = Pyramid(np.array([*(cell + off), 0.0]), half, height, yaw, mat, p["size"])
                 quad = pyr.corners()[:, :2]
-                if not any(_squares_overlap(quad, q) for q in placed):
+                if not any(quads_overlap(quad, q) for q in placed):
                     break
             placed.append(quad)
         else:
@@ -97,90 +88,6 @@ def paint_order(city: dict, pyrs: list[Pyramid], cam: Camera) -> list[tuple[int,
             lo, up = ids
             order += [(up, False), (lo, False), (lo, True), (up, True)]
     return order
-
-
-def sample_light(rng: np.random.Generator) -> tuple[Light, dict]:
-    """Soft main light + sky fill; colours partly white-balanced like a phone would."""
-    kelvin = float(rng.uniform(2700, 6500))
-    elev = np.deg2rad(rng.uniform(35, 90))
-    azim = rng.uniform(0, 2 * np.pi)
-    spread = float(rng.uniform(0.04, 0.22))
-    L0 = np.array([np.cos(elev) * np.cos(azim), np.cos(elev) * np.sin(azim), np.sin(elev)])
-    u = np.cross(L0, [0.3, 0.5, 0.8])
-    u /= np.linalg.norm(u)
-    v = np.cross(L0, u)
-    n = 16
-    k = np.arange(n) + 0.5
-    rad = spread * np.sqrt(k / n)
-    ang = k * 2.39996 + rng.uniform(0, 2 * np.pi)
-    main = L0 + rad[:, None] * (np.cos(ang)[:, None] * u + np.sin(ang)[:, None] * v)
-    main /= np.linalg.norm(main, axis=1, keepdims=True)
-    m = 24
-    k = np.arange(m) + 0.5
-    el = np.arcsin(np.sqrt(0.4 + 0.6 * k / m))
-    az = k * 2.39996 + rng.uniform(0, 2 * np.pi)
-    fill = np.column_stack([np.cos(el) * np.cos(az), np.cos(el) * np.sin(az), np.sin(el)])
-    wb = rng.uniform(0.55, 0.9)
-    col = kelvin_rgb(kelvin) ** (1 - wb)
-    col /= col @ np.array([0.2126, 0.7152, 0.0722])
-    ratio = rng.uniform(0.15, 0.6)
-    sky = kelvin_rgb(rng.uniform(min(kelvin, 5000), 7000)) ** (1 - wb)
-    sky /= sky @ np.array([0.2126, 0.7152, 0.0722])
-    distance = float(rng.uniform(800, 3000))
-    light = Light(main, fill, (col * (1 - ratio * 0.5)).astype(np.float32),
-                  (sky * ratio * 0.6 + col * ratio * 0.4).astype(np.float32), spread, distance)
-    return light, {"kelvin": kelvin, "elevation_deg": float(np.rad2deg(elev)), "distance_mm": distance,
-                   "azimuth_deg": float(np.rad2deg(azim)), "softness_rad": spread,
-                   "fill_ratio": float(ratio), "white_balance": float(wb)}
-
-
-def sample_cards(rng: np.random.Generator, pyrs: list[Pyramid]) -> list[dict]:
-    """0-3 rule cards flat on the table around (never under) the city.
-    Each: {"centre_mm": [x, y], "angle_deg": a, "corners_mm": 4x[x, y]}."""
-    n = 0 if rng.random() < 0.5 else int(rng.integers(1, 4))
-    radius = max(float(np.abs(p.corners()[:, :2]).max()) for p in pyrs) * np.sqrt(2)
-    half_diag = float(np.hypot(*CARD_MM)) / 2
-    cards: list[dict] = []
-    for _ in range(20 * n):
-        if len(cards) == n:
-            break
-        phi = rng.uniform(0, 2 * np.pi)
-        centre = (radius + half_diag + rng.uniform(3, 60)) * np.array([np.cos(phi), np.sin(phi)])
-        ang = rng.uniform(-np.pi, np.pi)
-        c, s = np.cos(ang), np.sin(ang)
-        loc = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * np.array(CARD_MM) / 2
-        corners = loc @ np.array([[c, s], [-s, c]]) + centre
-        if not any(_squares_overlap(corners, np.array(k["corners_mm"])) for k in cards):
-            cards.append({"centre_mm": centre.tolist(), "angle_deg": float(np.rad2deg(ang)),
-                          "corners_mm": corners.tolist()})
-    return cards
-
-
-def table_for(rng: np.random.Generator, kind: str, cam: Camera,
-              cards: list[dict] = ()) -> tuple[np.ndarray, np.ndarray]:
-    """Texture (h, w, 3) covering the camera's view of the table (with ``cards`` painted
-    on it), and its 3x3 texture-px -> table-mm affine map (random rotation of the pattern)."""
-    Hinv = np.linalg.inv(cam.homography())
-    corners = np.array([[0, 0, 1], [cam.width, 0, 1], [cam.width, cam.height, 1], [0, cam.height, 1.0]])
-    mm = corners @ Hinv.T
-    mm = mm[:, :2] / mm[:, 2:3]
-    ang = rng.uniform(0, np.pi)
-    c, s = np.cos(ang), np.sin(ang)
-    R = np.array([[c, -s], [s, c]])
-    loc = mm @ R  # table -> texture-aligned frame (R^T applied to rows)
-    lo, hi = loc.min(0) - 5, loc.max(0) + 5
-    centre_px_mm = float(cam.depth(np.zeros((1, 3)))[0] / cam.K[0, 0])
-    res = max(centre_px_mm * 1.2, float((hi - lo).max()) / 3500)
-    shape = (int(np.ceil((hi[1] - lo[1]) / res)), int(np.ceil((hi[0] - lo[0]) / res)))
-    tex = table_texture(kind, rng, shape, res)
-    A = np.array([[res, 0, lo[0]], [0, res, lo[1]], [0, 0, 1.0]])
-    Rh = np.eye(3)
-    Rh[:2, :2] = R
-    tex_to_mm = Rh @ A
-    for card in cards:
-        draw_card(tex, np.linalg.inv(tex_to_mm), np.array(card["centre_mm"]),
-                  np.deg2rad(card["angle_deg"]), rng)
-    return tex, tex_to_mm
 
 
 @dataclass

@@ -10,7 +10,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .materials import FACE_SRGB, srgb_to_linear
+from .materials import srgb_to_linear
 
 TABLE_KINDS = ("wood", "white", "dark", "cloth")
 
@@ -40,7 +40,7 @@ def fractal(rng: np.random.Generator, shape, cell_px: float, octaves: int = 4, a
     return out / total
 
 
-def _rgb(c) -> np.ndarray:
+def rgb(c) -> np.ndarray:
     return srgb_to_linear(np.asarray(c, np.float32))
 
 
@@ -63,7 +63,7 @@ def wood(rng, shape, mm) -> np.ndarray:
     pores = fractal(rng, shape, 0.8 / mm, 2, aniso=30.0)
     mottle = fractal(rng, shape, 40 / mm, 3)
     mix = np.clip(0.4 * late + 0.2 * pores + 0.15 * mottle + 0.2 * (jitter * 0.5 + 0.5), 0, 1)
-    img = _rgb(light)[None, None] * (1 - mix[..., None]) + _rgb(dark)[None, None] * mix[..., None]
+    img = rgb(light)[None, None] * (1 - mix[..., None]) + rgb(dark)[None, None] * mix[..., None]
     seam = (rows % plank)
     seam = np.minimum(seam, plank - seam)
     img *= (1 - 0.5 * np.exp(-(seam / (0.5 / mm)) ** 2))[..., None]
@@ -72,7 +72,7 @@ def wood(rng, shape, mm) -> np.ndarray:
 
 def white(rng, shape, mm) -> np.ndarray:
     """White laminate (faint mottling) or white cloth (fine weave)."""
-    base = _rgb(np.clip(np.array([0.9, 0.9, 0.88]) + rng.normal(0, 0.03, 3), 0.7, 1.0))
+    base = rgb(np.clip(np.array([0.9, 0.9, 0.88]) + rng.normal(0, 0.03, 3), 0.7, 1.0))
     mott = fractal(rng, shape, 25 / mm, 4)
     img = base[None, None] * (1 + 0.03 * mott[..., None])
     if rng.random() < 0.5:
@@ -83,7 +83,7 @@ def white(rng, shape, mm) -> np.ndarray:
 def dark(rng, shape, mm) -> np.ndarray:
     """Charcoal to near-black: felt, slate or dark laminate."""
     v = rng.uniform(0.03, 0.18)
-    base = _rgb(np.clip(v + rng.normal(0, 0.015, 3), 0.03, 0.4))
+    base = rgb(np.clip(v + rng.normal(0, 0.015, 3), 0.03, 0.4))
     img = base[None, None] * (1 + 0.12 * fractal(rng, shape, 10 / mm, 5)[..., None])
     img *= (1 + 0.1 * _weave(rng, shape, mm))[..., None]
     return img.astype(np.float32)
@@ -96,7 +96,7 @@ def _weave(rng, shape, mm) -> np.ndarray:
     return (np.sin(2 * np.pi * x / p) * np.sin(2 * np.pi * y / p)).astype(np.float32)
 
 
-def _palette(rng, n) -> np.ndarray:
+def palette(rng, n) -> np.ndarray:
     """n random sRGB colours, often saturated, shape (n, 3) in [0, 1]."""
     hsv = np.stack([rng.uniform(0, 180, n), rng.uniform(0.15, 0.75, n) * 255,
                     rng.uniform(0.35, 0.95, n) * 255], -1).astype(np.uint8)[None]
@@ -108,25 +108,25 @@ def cloth(rng, shape, mm) -> np.ndarray:
     h, w = shape
     kind = rng.choice(["gingham", "stripes", "floral"])
     y, x = np.mgrid[0:h, 0:w].astype(np.float32)
-    ground = np.array([0.93, 0.92, 0.88]) if rng.random() < 0.6 else _palette(rng, 1)[0]
-    col = _palette(rng, 3)
+    ground = np.array([0.93, 0.92, 0.88]) if rng.random() < 0.6 else palette(rng, 1)[0]
+    col = palette(rng, 3)
     soft = 0.3 / mm
     if kind == "gingham":
         p = rng.uniform(6, 25) / mm
         a = np.clip((np.abs(((x / p) % 1.0) - 0.5) * p - 0.25 * p) / soft + 0.5, 0, 1)
         b = np.clip((np.abs(((y / p) % 1.0) - 0.5) * p - 0.25 * p) / soft + 0.5, 0, 1)
         k = (a + b)[..., None] / 2
-        img = _rgb(ground) * (1 - k) + _rgb(col[0]) * k
+        img = rgb(ground) * (1 - k) + rgb(col[0]) * k
     elif kind == "stripes":
         p = rng.uniform(5, 40) / mm
         duty = rng.uniform(0.2, 0.6)
         ph = (x / p) % 1.0
         s1 = np.clip((duty * p - np.abs(ph - 0.5) * 2 * p * 0.5) / soft, 0, 1)[..., None]
         s2 = np.clip((np.abs(((x / p + 0.5) % 1.0) - 0.5) * p - 0.45 * p) / soft, 0, 1)[..., None]
-        img = _rgb(ground) * (1 - s1) + _rgb(col[0]) * s1
-        img = img * (1 - s2) + _rgb(col[1]) * s2
+        img = rgb(ground) * (1 - s1) + rgb(col[0]) * s1
+        img = img * (1 - s2) + rgb(col[1]) * s2
     else:
-        img = _floral(rng, shape, mm, _rgb(ground), _rgb(col))
+        img = _floral(rng, shape, mm, rgb(ground), rgb(col))
     img = img * (1 + 0.08 * _weave(rng, shape, mm))[..., None]
     img *= (1 + 0.04 * fractal(rng, shape, 40 / mm, 3))[..., None]
     return np.clip(img, 0, 1).astype(np.float32)
@@ -166,41 +166,3 @@ MAKERS = {"wood": wood, "white": white, "dark": dark, "cloth": cloth}
 def table_texture(kind: str, rng, shape: tuple[int, int], mm: float) -> np.ndarray:
     """Albedo (h, w, 3) float32 linear RGB for a table of ``kind`` at ``mm`` per pixel."""
     return MAKERS[kind](rng, shape, mm)
-
-
-CARD_MM = (63.0, 88.0)
-
-
-def draw_card(tex: np.ndarray, mm_to_tex: np.ndarray, centre: np.ndarray, angle: float,
-              rng: np.random.Generator) -> None:
-    """Paint a rule card lying on the table into ``tex`` (in place).
-
-    mm_to_tex: 3x3 map table (X, Y) mm -> texture (x, y) px; centre: (2,) card centre mm;
-    angle: radians. The card has a border, a title band, an illustration of little
-    pyramids and lines of 'text'.
-    """
-    c, s = np.cos(angle), np.sin(angle)
-    rot = np.array([[c, -s], [s, c]])
-
-    def poly(pts_mm, colour):
-        xy = np.asarray(pts_mm, float) @ rot.T + centre
-        p = np.column_stack([xy, np.ones(len(xy))]) @ mm_to_tex.T
-        px = np.round(p[:, :2] / p[:, 2:3] * 16).astype(np.int32)
-        cv2.fillConvexPoly(tex, px, tuple(float(v) for v in colour), cv2.LINE_8, 4)
-
-    def rect(x0, y0, x1, y1, colour):
-        poly([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], colour)
-
-    w, h = CARD_MM[0] / 2, CARD_MM[1] / 2
-    paper = _rgb(np.clip(np.array([0.93, 0.91, 0.85]) + rng.normal(0, 0.02, 3), 0, 1))
-    accent = _rgb(_palette(rng, 1)[0])
-    rect(-w, -h, w, h, accent)
-    rect(-w + 3, -h + 3, w - 3, h - 3, paper)
-    rect(-w + 5, h - 14, w - 5, h - 5, accent * 0.8)  # title band (y grows to the far side)
-    for k in range(int(rng.integers(2, 6))):  # little pyramids
-        col = _rgb(np.array(FACE_SRGB[str(rng.choice(list(FACE_SRGB)))]) / 255.0)
-        cx, cy, r = rng.uniform(-18, 18), rng.uniform(-2, 22), rng.uniform(3, 7)
-        poly([[cx - r, cy - r], [cx + r, cy - r], [cx, cy + 1.5 * r]], col)
-    for k in range(int(rng.integers(4, 9))):  # text
-        y = -h + 8 + 3.2 * k
-        rect(-w + 6, y, -w + 6 + rng.uniform(20, CARD_MM[0] - 12), y + 1.2, paper * 0.25)
