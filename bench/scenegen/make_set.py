@@ -4,7 +4,7 @@
     python -m bench.scenegen.make_set --seed S --only 3,17,42 --out DIR [--scale F]
 
 Writes DIR/scene_0000.jpg + DIR/scene_0000.json ... and DIR/index.json. A scene whose
-JSON already records the same seed, index and scale is kept (cache).
+JSON already records the same seed, index, scale and generator version is kept (cache).
 """
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from .scene import make_scene
+from .scene import VERSION, make_scene
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +34,8 @@ def _cached(out: Path, seed: int, i: int, scale: float) -> dict | None:
     except (OSError, ValueError):
         return None
     sc = gt.get("scene", {})
-    return gt if sc.get("seed") == [seed, i] and sc.get("scale") == scale else None
+    same = sc.get("seed") == [seed, i] and sc.get("scale") == scale and sc.get("version") == VERSION
+    return gt if same else None
 
 
 def render_one(out: Path, seed: int, i: int, scale: float) -> dict:

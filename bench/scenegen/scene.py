@@ -23,6 +23,7 @@ from .textures import TABLE_KINDS
 
 log = logging.getLogger(__name__)
 INTERNAL_PIXELS = 3.2e6  # render budget before upsampling (>= half linear size at 12 MP)
+VERSION = 2  # bump whenever the output for a given seed changes (invalidates cached sets)
 
 
 def layout(rng: np.random.Generator, city: dict, pitch: float, rot_deg: float,
@@ -137,7 +138,7 @@ def sample_scene(set_seed: int, index: int, scale: float = 1.0) -> Scene:
     gt["legal"] = legality["legal"]
     gt["illegal"] = ({"reason": legality["illegal_reason"], "cells": legality["illegal_cells"]}
                      if not legality["legal"] else None)
-    gt["scene"] = {"seed": [int(set_seed), int(index)], "scale": scale, "table": kind,
+    gt["scene"] = {"seed": [int(set_seed), int(index)], "scale": scale, "version": VERSION, "table": kind,
                    "table_gloss": [gloss, rough],
                    "light": light_prm, **cam_prm, "exif_orientation": exif,
                    "jpeg_quality": prm["jpeg_quality"], "sensor": prm,
