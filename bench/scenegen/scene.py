@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import sensor
+from . import optics, sensor
 from .camera import Camera, sample_camera
 from .city import sample_city
 from .geometry import Pyramid, quads_overlap
@@ -23,7 +23,7 @@ from .textures import TABLE_KINDS
 
 log = logging.getLogger(__name__)
 INTERNAL_PIXELS = 3.2e6  # render budget before upsampling (>= half linear size at 12 MP)
-VERSION = 2  # bump whenever the output for a given seed changes (invalidates cached sets)
+VERSION = 3  # bump whenever the output for a given seed changes (invalidates cached sets)
 
 
 def layout(rng: np.random.Generator, city: dict, pitch: float, rot_deg: float,
@@ -129,6 +129,7 @@ def sample_scene(set_seed: int, index: int, scale: float = 1.0) -> Scene:
     rough = float(rng.uniform(0.02, 0.15))
     cards = sample_cards(rng, pyrs)
     prm = sensor.sample_params(rng)
+    lens = optics.sample_params(rng, cam_prm["distance_mm"])
     tex_seed, noise_seed = (int(v) for v in rng.integers(0, 2 ** 62, 2))
     gt = ground_truth(city, pyrs, cam)
     gt["grid"] = {"pitch_mm": pitch, "rotation_deg": rot}
@@ -141,7 +142,7 @@ def sample_scene(set_seed: int, index: int, scale: float = 1.0) -> Scene:
     gt["scene"] = {"seed": [int(set_seed), int(index)], "scale": scale, "version": VERSION, "table": kind,
                    "table_gloss": [gloss, rough],
                    "light": light_prm, **cam_prm, "exif_orientation": exif,
-                   "jpeg_quality": prm["jpeg_quality"], "sensor": prm,
+                   "jpeg_quality": prm["jpeg_quality"], "sensor": prm, "lens": lens,
                    "stacks": sum(p["level"] for p in city["pieces"])}
     return Scene(gt, cam, pyrs, light, prm, tex_seed, noise_seed)
 
@@ -157,6 +158,7 @@ def render_scene(sc: Scene) -> bytes:
                                sc.gt["cards"])
     lin = render(cam_int, tex, tex_to_mm, sc.pyrs, paint_order(sc.gt["city"], sc.pyrs, cam_int), sc.light,
                  *sc.gt["scene"]["table_gloss"])
+    lin = optics.apply(lin, cam_int, sc.gt["scene"]["lens"])
     del tex
     rgb = sensor.develop(lin, (cam.width, cam.height), sc.sensor, np.random.default_rng(sc.noise_seed))
     jpeg = sensor.encode_jpeg(rgb, sc.sensor["jpeg_quality"], sc.gt["scene"]["exif_orientation"] or None)
