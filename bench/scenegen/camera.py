@@ -106,7 +106,7 @@ def sample_camera(rng: np.random.Generator, pts: np.ndarray, portrait: bool,
             continue
         uv = cam.project(pts)
         m = margin * min(W, H)
-        if uv[:, 0].min() > m and uv[:, 1].min() > m and uv[:, 0].max() < W - m and uv[:, 1].max() < H - m:
+        if (uv.min(0) > m).all() and (uv.max(0) < np.array([W, H]) - m).all():
             return cam, {"tilt_deg": float(tilt), "distance_mm": float(dist), "roll_deg": float(roll),
                          "hfov_deg": float(hfov)}
     raise RuntimeError("could not frame the city")

@@ -18,9 +18,6 @@ from pathlib import Path
 
 from .scene import VERSION, make_scene
 
-log = logging.getLogger(__name__)
-
-
 def scene_name(i: int) -> str:
     return f"scene_{i:04d}"
 

@@ -9,8 +9,6 @@ Fresnel reflection of a simple environment, glints from the light, darker ridges
 """
 from __future__ import annotations
 
-import logging
-
 import numpy as np
 
 from .camera import Camera
@@ -19,8 +17,6 @@ from .lighting import Light
 from .materials import REFRACTIVE_INDEX
 from .shadows import occluders, paste_vis, shadow_maps, transmit
 from .table import render_table, table_sheen
-
-log = logging.getLogger(__name__)
 
 
 def _env(r: np.ndarray, light: Light, table_rad: np.ndarray, vis=1.0) -> np.ndarray:
@@ -32,8 +28,7 @@ def _env(r: np.ndarray, light: Light, table_rad: np.ndarray, vis=1.0) -> np.ndar
     L0 = light.main.mean(0)
     L0 = L0 / np.linalg.norm(L0)
     c = np.clip(r @ L0, -1, 1)[..., None]
-    s2 = light.spread ** 2 + 0.003
-    lobe = np.exp(-2 * (1 - c) / s2) / (np.pi * s2) + 0.15 * np.exp(-2 * (1 - c) / 0.12) / 0.4
+    lobe = _lobe(c, light) + 0.15 * np.exp(-2 * (1 - c) / 0.12) / 0.4  # + a broad sheen
     return env + light.sun_rgb * lobe * vis
 
 
@@ -78,7 +73,8 @@ def _arc_max(h: np.ndarray, n: np.ndarray, m: np.ndarray) -> np.ndarray:
     q = h - hb * b
     qn = np.linalg.norm(q, axis=-1, keepdims=True) + 1e-9
     cos_arc = np.sum(n * m, -1, keepdims=True)
-    inside = (np.sum(q * n, -1, keepdims=True) >= cos_arc * qn) & (np.sum(q * m, -1, keepdims=True) >= cos_arc * qn)
+    inside = ((np.sum(q * n, -1, keepdims=True) >= cos_arc * qn)
+              & (np.sum(q * m, -1, keepdims=True) >= cos_arc * qn))
     ends = np.maximum(np.sum(h * n, -1, keepdims=True), np.sum(h * m, -1, keepdims=True))
     return np.where(inside, qn, ends)[..., 0]
 
@@ -131,14 +127,14 @@ def _face_layer(img, cam, Kinv, C, i: int, pyrs: list[Pyramid], front: bool, lig
         nv = (n if front else -n).astype(np.float32)  # normal on the camera's side
         cos_i = np.clip(-(d @ nv), 0.02, 1)[..., None]
         F = np.minimum(0.04 + 0.96 * (1 - cos_i) ** 5, 0.6)  # silhouettes are rounded, not mirrors
-        vis = transmit(X + mid.astype(np.float32), shadow_dirs, occ, centroid,  # light reaching the face
-                        float(np.linalg.norm(np.stack([v0, v1, a]) - centroid, axis=1).max()))
+        radius = float(np.linalg.norm(np.stack([v0, v1, a]) - centroid, axis=1).max())
+        vis = transmit(X + mid.astype(np.float32), shadow_dirs, occ, centroid, radius)  # lamp light
         env = np.minimum(_env(d + 2 * cos_i * nv, light, table_rad, vis), 6.0)
         hv = L0 - d
         hv /= np.linalg.norm(hv, axis=-1, keepdims=True)
         glint = 0.0
         if front:  # rounded ridges show the light where their normal turns toward it
-            n_adj = np.where((s_mm > 0)[..., None], n_next.astype(np.float32), n_prev.astype(np.float32))
+            n_adj = np.where((s_mm > 0)[..., None], n_next, n_prev).astype(np.float32)
             c = _arc_max(hv, np.broadcast_to(nv, hv.shape), n_adj)
             glint = 0.08 * _lobe(2 * c ** 2 - 1, light) * np.exp(-(to_ridge / (0.25 + aa)) ** 2)
             glint = np.minimum(glint * (1 - rim[..., 0]), 2.0)[..., None]  # not at the base corners
@@ -154,10 +150,13 @@ def _face_layer(img, cam, Kinv, C, i: int, pyrs: list[Pyramid], front: bool, lig
         else:
             cos_t = np.sqrt(1 - (1 - cos_i ** 2) / REFRACTIVE_INDEX ** 2)
             ab = p.mat["absorb"].astype(np.float32)
-            T = (1 - F) * np.exp(-ab * (1 + 3.0 * ridge + 1.0 * rim + 0.8 * pip + 2.0 * tip) / cos_t)
+            thick = 1 + 3.0 * ridge + 1.0 * rim + 0.8 * pip + 2.0 * tip  # walls, in wall units
+            T = (1 - F) * np.exp(-ab * thick / cos_t)
             lit = 0.15 + 1.6 * max(0.0, float(n @ L0))  # outer side toward the light
-            glow = (p.mat["glow"] * light.amb_rgb).astype(np.float32) + (p.mat["glow"] * lit).astype(np.float32) * sun * vis
-            emit = 0.5 * F * env * (1 + 0.5 * ridge) + glow * (1 + 0.5 * rim + 0.3 * pip) + glint * sun * vis
+            glow = (p.mat["glow"] * light.amb_rgb).astype(np.float32)
+            glow = glow + (p.mat["glow"] * lit).astype(np.float32) * sun * vis
+            emit = 0.5 * F * env * (1 + 0.5 * ridge) + glow * (1 + 0.5 * rim + 0.3 * pip)
+            emit += glint * sun * vis
             region *= 1 - A + A * T
             region += A * emit
 

@@ -139,7 +139,8 @@ def sample_scene(set_seed: int, index: int, scale: float = 1.0) -> Scene:
     gt["legal"] = legality["legal"]
     gt["illegal"] = ({"reason": legality["illegal_reason"], "cells": legality["illegal_cells"]}
                      if not legality["legal"] else None)
-    gt["scene"] = {"seed": [int(set_seed), int(index)], "scale": scale, "version": VERSION, "table": kind,
+    gt["scene"] = {"seed": [int(set_seed), int(index)], "scale": scale, "version": VERSION,
+                   "table": kind,
                    "table_gloss": [gloss, rough],
                    "light": light_prm, **cam_prm, "exif_orientation": exif,
                    "jpeg_quality": prm["jpeg_quality"], "sensor": prm, "lens": lens,
@@ -156,8 +157,8 @@ def render_scene(sc: Scene) -> bytes:
     cam_int = cam.scaled(s_int)
     tex, tex_to_mm = table_for(np.random.default_rng(sc.texture_seed), sc.gt["scene"]["table"], cam_int,
                                sc.gt["cards"])
-    lin = render(cam_int, tex, tex_to_mm, sc.pyrs, paint_order(sc.gt["city"], sc.pyrs, cam_int), sc.light,
-                 *sc.gt["scene"]["table_gloss"])
+    order = paint_order(sc.gt["city"], sc.pyrs, cam_int)
+    lin = render(cam_int, tex, tex_to_mm, sc.pyrs, order, sc.light, *sc.gt["scene"]["table_gloss"])
     lin = optics.apply(lin, cam_int, sc.gt["scene"]["lens"])
     del tex
     rgb = sensor.develop(lin, (cam.width, cam.height), sc.sensor, np.random.default_rng(sc.noise_seed))

@@ -28,7 +28,8 @@ def _tone_lut(size: int = 65536, top: float = 4.0) -> np.ndarray:
 TONE_LUT = _tone_lut()
 
 
-def develop(linear: np.ndarray, out_size: tuple[int, int], prm: dict, rng: np.random.Generator) -> np.ndarray:
+def develop(linear: np.ndarray, out_size: tuple[int, int], prm: dict,
+            rng: np.random.Generator) -> np.ndarray:
     """Linear radiance (h, w, 3) float32 -> developed sRGB uint8 (H, W, 3) with
     out_size = (W, H). Meters on the median luminance (partially), applies ``prm``.
     Exposure, vignetting and saturation are applied at the render resolution; defocus,

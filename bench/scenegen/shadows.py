@@ -52,7 +52,9 @@ def shadow_maps(cam: Camera, pyrs: list[Pyramid], dirs: np.ndarray, q: float,
                 continue
             shp = (by1 - by0, bx1 - bx0)
             hull = cv2.convexHull(pts.astype(np.float32))[:, 0]
-            cross = np.maximum(2 * coverage(shp, hull, (bx0, by0)) - coverage(shp, pts[:4], (bx0, by0)), 0)
+            # walls crossed: 2 in the hull, 1 over the (open) base; AA edges may dip below 0
+            cross = 2 * coverage(shp, hull, (bx0, by0)) - coverage(shp, pts[:4], (bx0, by0))
+            np.maximum(cross, 0, out=cross)
             logm[by0 - y0:by1 - y0, bx0 - x0:bx1 - x0] += cross[..., None] * lt.astype(np.float32)
         vis += np.exp(logm)
     vis /= len(dirs)

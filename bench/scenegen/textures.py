@@ -26,7 +26,8 @@ def noise(rng: np.random.Generator, shape: tuple[int, int], cell: tuple[float, f
     return np.ascontiguousarray(big[oy:oy + h, ox:ox + w])
 
 
-def fractal(rng: np.random.Generator, shape, cell_px: float, octaves: int = 4, aniso: float = 1.0) -> np.ndarray:
+def fractal(rng: np.random.Generator, shape, cell_px: float, octaves: int = 4,
+            aniso: float = 1.0) -> np.ndarray:
     """Sum of noise octaves, float32 (h, w), std about 0.5; aniso stretches along columns."""
     out = np.zeros(shape, np.float32)
     amp, total = 1.0, 0.0
@@ -149,14 +150,15 @@ def _floral(rng, shape, mm, ground: np.ndarray, col: np.ndarray) -> np.ndarray:
     for x, y, r in zip(xs, ys, sizes):
         a0 = rng.uniform(0, 2 * np.pi)
         for k in range(2):
-            ang = np.rad2deg(a0 + k * 2.5)
-            cv2.ellipse(img, (int(x + 1.6 * r * np.cos(a0 + k * 2.5)), int(y + 1.6 * r * np.sin(a0 + k * 2.5))),
-                        (int(r), max(1, int(r * 0.45))), ang, 0, 360, leaf, -1, cv2.LINE_AA)
+            t = a0 + k * 2.5  # two leaves
+            cv2.ellipse(img, (int(x + 1.6 * r * np.cos(t)), int(y + 1.6 * r * np.sin(t))),
+                        (int(r), max(1, int(r * 0.45))), np.rad2deg(t), 0, 360, leaf, -1, cv2.LINE_AA)
         for k in range(petals):
             t = a0 + 2 * np.pi * k / petals
             cv2.circle(img, (int(x + r * np.cos(t)), int(y + r * np.sin(t))), max(1, int(r * 0.6)),
                        tuple(float(v) for v in col[0]), -1, cv2.LINE_AA)
-        cv2.circle(img, (int(x), int(y)), max(1, int(r * 0.45)), tuple(float(v) for v in col[1]), -1, cv2.LINE_AA)
+        cv2.circle(img, (int(x), int(y)), max(1, int(r * 0.45)), tuple(float(v) for v in col[1]), -1,
+                   cv2.LINE_AA)
     return img
 
 
