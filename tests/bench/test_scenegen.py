@@ -180,3 +180,16 @@ def test_exif_scene_decodes_upright_and_cards_stay_off_the_city():
                 dist = cv2.pointPolygonTest(quad.astype(np.float32), (float(x), float(y)), True)
                 assert dist < -BASE_MM[p["size"]] / np.sqrt(2)
     assert n_cards > 5
+
+
+def test_make_set_writes_index_and_reuses_cached_scenes(tmp_path, capsys):
+    import json
+
+    from bench.scenegen.make_set import main
+    assert main(["--seed", "5", "--count", "2", "--out", str(tmp_path), "--scale", "0.08"]) == 0
+    first = (tmp_path / "scene_0001.jpg").read_bytes()
+    index = json.loads((tmp_path / "index.json").read_text())
+    assert [s["name"] for s in index["scenes"]] == ["scene_0000", "scene_0001"]
+    assert main(["--seed", "5", "--only", "1", "--out", str(tmp_path), "--scale", "0.08"]) == 0
+    assert "1/1 scenes cached, rendering 0" in capsys.readouterr().out
+    assert (tmp_path / "scene_0001.jpg").read_bytes() == first
