@@ -15,7 +15,7 @@ from .camera import Camera
 from .geometry import Pyramid, coverage, faces
 from .lighting import Light
 from .materials import REFRACTIVE_INDEX
-from .shadows import occluders, paste_vis, shadow_maps, transmit
+from .shadows import occluders, paste_vis, photographer_shadow, shadow_maps, transmit
 from .table import render_table, table_sheen
 
 
@@ -34,14 +34,18 @@ def _env(r: np.ndarray, light: Light, table_rad: np.ndarray, vis=1.0) -> np.ndar
 
 def render(cam: Camera, albedo_tex: np.ndarray, tex_to_mm: np.ndarray, pyrs: list[Pyramid],
            order: list[tuple[int, bool]], light: Light, gloss: float = 0.0, rough: float = 0.1,
-           shadow_q: float = 0.5) -> np.ndarray:
+           phone_shadow: bool = False, shadow_q: float = 0.5) -> np.ndarray:
     """Linear radiance image (h, w, 3) float32 of the table and pyramids.
 
     order: (pyramid index, front?) pairs in back-to-front painting order; gloss, rough:
-    the table's glossy reflection of the main light (see :func:`table_sheen`).
+    the table's glossy reflection of the main light (see :func:`table_sheen`);
+    phone_shadow: the phone and arm shade the lamp (:func:`shadows.photographer_shadow`).
     """
     img = render_table(cam, albedo_tex, tex_to_mm)
     sun_vis = paste_vis(cam, *shadow_maps(cam, pyrs, light.main, shadow_q))
+    phone_vis = photographer_shadow(cam, light.main) if phone_shadow else None
+    if phone_vis is not None:
+        sun_vis *= phone_vis[..., None]
     fill_vis, fbox = shadow_maps(cam, pyrs, light.fill, shadow_q * 0.5, blur=3.0)
     lz = float(np.clip(light.main[:, 2].mean(), 0, 1))
     direct = table_sheen(cam, light, gloss, rough)
@@ -55,7 +59,7 @@ def render(cam: Camera, albedo_tex: np.ndarray, tex_to_mm: np.ndarray, pyrs: lis
     Kinv = np.linalg.inv(cam.K)
     C = cam.center
     for idx, front in order:
-        _face_layer(img, cam, Kinv, C, idx, pyrs, front, light, table_rad)
+        _face_layer(img, cam, Kinv, C, idx, pyrs, front, light, table_rad, phone_vis)
     return img
 
 
@@ -80,8 +84,9 @@ def _arc_max(h: np.ndarray, n: np.ndarray, m: np.ndarray) -> np.ndarray:
 
 
 def _face_layer(img, cam, Kinv, C, i: int, pyrs: list[Pyramid], front: bool, light: Light,
-                table_rad) -> None:
+                table_rad, extra_vis: np.ndarray | None) -> None:
     """Composite the front (or back, seen from inside) faces of pyramid ``i`` onto img.
+    extra_vis: optional (h, w) lamp visibility of the whole frame (the phone's shadow).
 
     Per pixel the ray is intersected with the face plane, giving face coordinates in mm:
     ``s`` along the base edge from its middle and ``up`` along the slant from the base.
@@ -129,6 +134,8 @@ def _face_layer(img, cam, Kinv, C, i: int, pyrs: list[Pyramid], front: bool, lig
         F = np.minimum(0.04 + 0.96 * (1 - cos_i) ** 5, 0.6)  # silhouettes are rounded, not mirrors
         radius = float(np.linalg.norm(np.stack([v0, v1, a]) - centroid, axis=1).max())
         vis = transmit(X + mid.astype(np.float32), shadow_dirs, occ, centroid, radius)  # lamp light
+        if extra_vis is not None:
+            vis = vis * extra_vis[y0:y1, x0:x1, None]
         env = np.minimum(_env(d + 2 * cos_i * nv, light, table_rad, vis), 6.0)
         hv = L0 - d
         hv /= np.linalg.norm(hv, axis=-1, keepdims=True)

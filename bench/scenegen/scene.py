@@ -23,7 +23,7 @@ from .textures import TABLE_KINDS
 
 log = logging.getLogger(__name__)
 INTERNAL_PIXELS = 3.2e6  # render budget before upsampling (>= half linear size at 12 MP)
-VERSION = 3  # bump whenever the output for a given seed changes (invalidates cached sets)
+VERSION = 4  # bump whenever the output for a given seed changes (invalidates cached sets)
 
 
 def layout(rng: np.random.Generator, city: dict, pitch: float, rot_deg: float,
@@ -130,6 +130,7 @@ def sample_scene(set_seed: int, index: int, scale: float = 1.0) -> Scene:
     cards = sample_cards(rng, pyrs)
     prm = sensor.sample_params(rng)
     lens = optics.sample_params(rng, cam_prm["distance_mm"])
+    phone_shadow = bool(rng.random() < 0.2)
     tex_seed, noise_seed = (int(v) for v in rng.integers(0, 2 ** 62, 2))
     gt = ground_truth(city, pyrs, cam)
     gt["grid"] = {"pitch_mm": pitch, "rotation_deg": rot}
@@ -144,6 +145,7 @@ def sample_scene(set_seed: int, index: int, scale: float = 1.0) -> Scene:
                    "table_gloss": [gloss, rough],
                    "light": light_prm, **cam_prm, "exif_orientation": exif,
                    "jpeg_quality": prm["jpeg_quality"], "sensor": prm, "lens": lens,
+                   "phone_shadow": phone_shadow,
                    "stacks": sum(p["level"] for p in city["pieces"])}
     return Scene(gt, cam, pyrs, light, prm, tex_seed, noise_seed)
 
@@ -158,7 +160,8 @@ def render_scene(sc: Scene) -> bytes:
     tex, tex_to_mm = table_for(np.random.default_rng(sc.texture_seed), sc.gt["scene"]["table"], cam_int,
                                sc.gt["cards"])
     order = paint_order(sc.gt["city"], sc.pyrs, cam_int)
-    lin = render(cam_int, tex, tex_to_mm, sc.pyrs, order, sc.light, *sc.gt["scene"]["table_gloss"])
+    lin = render(cam_int, tex, tex_to_mm, sc.pyrs, order, sc.light, *sc.gt["scene"]["table_gloss"],
+                 phone_shadow=sc.gt["scene"]["phone_shadow"])
     lin = optics.apply(lin, cam_int, sc.gt["scene"]["lens"])
     del tex
     rgb = sensor.develop(lin, (cam.width, cam.height), sc.sensor, np.random.default_rng(sc.noise_seed))

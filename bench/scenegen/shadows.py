@@ -114,3 +114,50 @@ def transmit(X: np.ndarray, dirs: np.ndarray, occ: list[Pyramid], centre: np.nda
             logt += hit * walls * wall_log_t(q, L).astype(np.float32)
         vis += np.exp(logt)
     return vis / len(dirs)
+
+
+def _clip_front(poly: np.ndarray, cam: Camera, min_depth: float = 20.0) -> np.ndarray:
+    """Clip a table polygon (N, 2) mm to the part at least ``min_depth`` mm in front of the
+    camera (so the homography maps it without folding)."""
+    n = cam.R[2, :2]
+    c = float(cam.t[2]) - min_depth  # depth(X) - min_depth = n . X + c
+    out = []
+    for a, b in zip(poly, np.roll(poly, -1, axis=0)):
+        da, db = float(n @ a) + c, float(n @ b) + c
+        if da >= 0:
+            out.append(a)
+        if (da >= 0) != (db >= 0):
+            out.append(a + (b - a) * da / (da - db))
+    return np.array(out)
+
+
+def photographer_shadow(cam: Camera, dirs: np.ndarray, q: float = 0.125) -> np.ndarray:
+    """Visibility (h, w) float32 of the lamp past the phone and the arm holding it.
+
+    The phone (75 x 150 mm, long side along the image's long side) is at the camera centre;
+    the forearm (90 mm wide, 350 mm long) runs from it toward the player, 50 mm higher.
+    Both are projected onto the table along each direction of ``dirs`` (N, 3); the map
+    is computed at ``q`` times the camera resolution and smoothed."""
+    C = cam.center
+    right, down = cam.R[0], cam.R[1]
+    ex = right[:2] / np.linalg.norm(right[:2])
+    ey = down[:2] / np.linalg.norm(down[:2])
+    long_ax, short_ax = (ex, ey) if cam.width >= cam.height else (ey, ex)
+    square = ((-1, -1), (1, -1), (1, 1), (-1, 1))
+    phone = [C[:2] + sa * 37.5 * short_ax + sb * 75 * long_ax for sa, sb in square]
+    arm = [C[:2] + sa * 45 * ex + (sb + 1) * 175 * ey for sa, sb in square]
+    shapes = [(np.array(phone), C[2]), (np.array(arm), C[2] + 50)]
+    h, w = max(1, int(cam.height * q)), max(1, int(cam.width * q))
+    S = np.diag([q, q, 1.0]) @ cam.homography()
+    acc = np.zeros((h, w), np.float32)
+    for L in dirs:
+        mask = np.zeros((h, w), np.uint8)
+        for xy, z in shapes:
+            poly = _clip_front(xy - (z / L[2]) * L[None, :2], cam)
+            if len(poly) < 3:
+                continue
+            px = np.clip(_to_px(S, poly), -4 * w, 5 * w)
+            cv2.fillConvexPoly(mask, np.round(px * 16).astype(np.int32), 1, cv2.LINE_8, 4)
+        acc += mask
+    vis = 1 - cv2.GaussianBlur(acc / len(dirs), (0, 0), 1.0)
+    return cv2.resize(vis, (cam.width, cam.height), interpolation=cv2.INTER_LINEAR)
