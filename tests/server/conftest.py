@@ -3,6 +3,8 @@ from pathlib import Path
 
 import pytest
 
+from scorer import parse_city, score
+
 from server import create_app
 
 # A small legal city: red group of 3, a blue, a black next to two pieces.
@@ -42,8 +44,10 @@ def city():
 
 @pytest.fixture(scope="session")
 def sample_photo():
-    """The sample photo (sample_images/, ground truth beside it) with the fewest pieces."""
+    """The sample photo (sample_images/, ground truth beside it) of the smallest legal city."""
     samples = Path(__file__).resolve().parents[2] / "sample_images"
-    photos = [p for p in sorted(samples.glob("*.jpg")) if p.with_suffix(".json").exists()]
-    assert photos, f"no sample photos with ground truth in {samples}"
-    return min(photos, key=lambda p: len(json.loads(p.with_suffix(".json").read_text())["city"]["pieces"]))
+    truths = {p: json.loads(p.with_suffix(".json").read_text())["city"]
+              for p in sorted(samples.glob("*.jpg")) if p.with_suffix(".json").exists()}
+    legal = [p for p, city in truths.items() if not score(parse_city(city)).illegal]
+    assert legal, f"no sample photo of a legal city with its ground truth in {samples}"
+    return min(legal, key=lambda p: len(truths[p]["pieces"]))

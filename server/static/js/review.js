@@ -32,6 +32,7 @@ function start() {
     draft.players[draft.current] = entry;
     saveDraft(draft);
   }
+  if (entry.source === "manual") $("review-title").textContent = "Enter your city";
   $("game-line").textContent = describeGame(draft, rules)
     + (draft.competitive ? ` · player ${draft.current + 1}` : "");
   $("player").value = entry.player || "";
