@@ -9,6 +9,7 @@ import logging
 import time
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from . import optics, sensor
@@ -23,7 +24,7 @@ from .textures import TABLE_KINDS
 
 log = logging.getLogger(__name__)
 INTERNAL_PIXELS = 3.2e6  # render budget before upsampling (>= half linear size at 12 MP)
-VERSION = 4  # bump whenever the output for a given seed changes (invalidates cached sets)
+VERSION = 5  # bump whenever the output for a given seed changes (invalidates cached sets)
 
 
 def layout(rng: np.random.Generator, city: dict, pitch: float, rot_deg: float,
@@ -177,16 +178,37 @@ def make_scene(set_seed: int, index: int, scale: float = 1.0) -> tuple[bytes, di
     return render_scene(sc), sc.gt
 
 
+def occlusion(city: dict, pyrs: list[Pyramid], cam: Camera, q: float = 0.25) -> list[float]:
+    """Per piece, the fraction (0..1) of its outline in the image covered by pieces nearer
+    the camera (painted later), measured on a grid at ``q`` times the image size."""
+    h, w = max(1, int(cam.height * q)), max(1, int(cam.width * q))
+    hulls = []
+    for pyr in pyrs:
+        uv = cam.project(np.vstack([pyr.corners(), pyr.apex()[None]])) * q
+        mask = np.zeros((h, w), np.uint8)
+        cv2.fillConvexPoly(mask, cv2.convexHull(np.round(uv * 16).astype(np.int32)), 1, cv2.LINE_8, 4)
+        hulls.append(mask.astype(bool))
+    later = np.zeros((h, w), bool)
+    out = [0.0] * len(pyrs)
+    fronts = [i for i, front in paint_order(city, pyrs, cam) if front]
+    for i in reversed(fronts):
+        area = int(hulls[i].sum())
+        out[i] = float((hulls[i] & later).sum() / area) if area else 0.0
+        later |= hulls[i]
+    return out
+
+
 def ground_truth(city: dict, pyrs: list[Pyramid], cam: Camera) -> dict:
     """City plus per-piece pixel geometry and the camera, in upright pixel coordinates."""
     pieces = []
-    for p, pyr in zip(city["pieces"], pyrs):
+    for p, pyr, occ in zip(city["pieces"], pyrs, occlusion(city, pyrs, cam)):
         q = dict(p)
         q["base_center_xy"] = cam.project(pyr.base[None])[0].tolist()
         q["apex_xy"] = cam.project(pyr.apex()[None])[0].tolist()
         q["base_corners_xy"] = cam.project(pyr.corners()).tolist()
         q["base_center_mm"] = pyr.base.tolist()
         q["yaw_deg"] = float(np.rad2deg(pyr.yaw))
+        q["occluded_fraction"] = round(occ, 4)
         pieces.append(q)
     return {"city": {**city, "pieces": [dict(p) for p in city["pieces"]]},
             "pieces": pieces, "image": {"width": cam.width, "height": cam.height},

@@ -193,3 +193,17 @@ def test_make_set_writes_index_and_reuses_cached_scenes(tmp_path, capsys):
     assert main(["--seed", "5", "--only", "1", "--out", str(tmp_path), "--scale", "0.08"]) == 0
     assert "1/1 scenes cached, rendering 0" in capsys.readouterr().out
     assert (tmp_path / "scene_0001.jpg").read_bytes() == first
+
+
+def test_occlusion_of_stacked_pieces():
+    from bench.scenegen.scene import sample_scene
+    gt = next(g for g in (sample_scene(8, i, 0.1).gt for i in range(100)) if g["scene"]["stacks"])
+    cells = {}
+    for p in gt["pieces"]:
+        assert 0.0 <= p["occluded_fraction"] <= 1.0
+        cells.setdefault((p["row"], p["col"]), []).append(p)
+    for ps in cells.values():
+        if len(ps) == 2:
+            lower = next(p for p in ps if p["level"] == 0)
+            upper = next(p for p in ps if p["level"] == 1)
+            assert lower["occluded_fraction"] > 0.2 and upper["occluded_fraction"] < lower["occluded_fraction"]
