@@ -1,6 +1,7 @@
 // Review (photo) and manual entry: fix cells with a tap, watch the score sheet follow, save.
-import { cityJson, COLORS, manualEntry, piecesAt, removePiece, setPiece, SIZES } from "./city.js";
-import { describeCell, renderGrid } from "./citygrid.js";
+import { cellEditor } from "./celleditor.js";
+import { cityJson, manualEntry } from "./city.js";
+import { renderGrid } from "./citygrid.js";
 import { api, clearDraft, describeGame, el, loadDraft, rulesById, saveDraft, showMessage } from "./common.js";
 import { cellAt, drawOverlay } from "./overlay.js";
 import { renderSheet } from "./sheet.js";
@@ -14,8 +15,7 @@ let entry = null;
 let sheet = null;         // the latest score sheet from /api/score
 let selected = null;      // the sheet line whose cells are highlighted
 let scoring = 0;          // number of the latest /api/score request (older answers are dropped)
-let editing = null;       // {row, col} open in the cell editor
-const lastUsed = { color: "red", size: 1 };
+let editor = null;
 
 function start() {
   if (!draft) {
@@ -44,10 +44,10 @@ function start() {
     $("photo-block").hidden = false;
     $("overlay").addEventListener("click", (e) => {
       const cell = cellAt($("overlay"), entry, e.clientX, e.clientY);
-      if (cell) openEditor(cell.row, cell.col);
+      if (cell) editor.open(cell.row, cell.col);
     });
   }
-  buildEditor();
+  editor = cellEditor($("cell-editor"), entry, changed);
   render();
   rescore();
 }
@@ -62,7 +62,7 @@ function highlightCells() {
 
 function render() {
   const marks = { illegal: illegalCells(), highlight: highlightCells() };
-  renderGrid($("grid"), entry, { editable: true, onTap: openEditor, ...marks });
+  renderGrid($("grid"), entry, { editable: true, onTap: (row, col) => editor.open(row, col), ...marks });
   $("empty-hint").hidden = entry.pieces.length > 0;
   if (!$("photo-block").hidden) drawOverlay($("overlay"), entry, marks);
   renderPlayers();
@@ -117,58 +117,6 @@ function changed() {
   saveDraft(draft);
   render();
   rescore();
-  if (editing) fillEditor();
-}
-
-// The cell editor: a bottom sheet with colour and size buttons for the piece and for a piece
-// stacked on top of it.
-function buildEditor() {
-  for (const layer of $("cell-editor").querySelectorAll(".layer")) {
-    const level = Number(layer.dataset.level);
-    layer.querySelector(".swatches").append(...COLORS.map((color) => el("button", {
-      type: "button", class: `swatch c-${color}`, "data-color": color, "aria-label": color, text: color,
-      onclick: () => { lastUsed.color = color; setPiece(entry, editing.row, editing.col, level, { color }, lastUsed); afterEdit(); },
-    })));
-    layer.querySelector(".sizes").append(...Object.entries(SIZES).map(([size, name]) => el("button", {
-      type: "button", class: "size", "data-size": size, text: name,
-      onclick: () => { lastUsed.size = Number(size); setPiece(entry, editing.row, editing.col, level, { size: Number(size) }, lastUsed); afterEdit(); },
-    })));
-    layer.querySelector(".remove").addEventListener("click", () => { removePiece(entry, editing.row, editing.col, level); afterEdit(); });
-  }
-  $("add-top").addEventListener("click", () => {
-    $("cell-editor").querySelector(".layer[data-level='1']").hidden = false;
-    $("add-top").hidden = true;
-  });
-  $("cell-editor").addEventListener("close", () => { editing = null; });
-}
-
-// Edits can shift the plan (adding left of or above the city renumbers it): follow the cell.
-function afterEdit() {
-  const moved = entry.offset.row - editing.offsetRow;
-  const movedCol = entry.offset.col - editing.offsetCol;
-  editing = { row: editing.row - moved, col: editing.col - movedCol, offsetRow: entry.offset.row, offsetCol: entry.offset.col };
-  changed();
-}
-
-function openEditor(row, col) {
-  editing = { row, col, offsetRow: entry.offset.row, offsetCol: entry.offset.col };
-  fillEditor();
-  $("cell-editor").showModal();
-}
-
-function fillEditor() {
-  const here = piecesAt(entry, editing.row, editing.col);
-  $("editor-title").textContent = describeCell(entry, editing.row, editing.col);
-  const dialog = $("cell-editor");
-  for (const layer of dialog.querySelectorAll(".layer")) {
-    const piece = here.find((p) => p.level === Number(layer.dataset.level));
-    layer.querySelectorAll(".swatch").forEach((b) => b.setAttribute("aria-pressed", Boolean(piece && piece.color === b.dataset.color)));
-    layer.querySelectorAll(".size").forEach((b) => b.setAttribute("aria-pressed", Boolean(piece && piece.size === Number(b.dataset.size))));
-    layer.querySelector(".remove").hidden = !piece;
-  }
-  const top = dialog.querySelector(".layer[data-level='1']");
-  top.hidden = here.length < 2;
-  $("add-top").hidden = here.length !== 1;
 }
 
 // Competitive games: the cities entered so far, and moving on to the next player.
