@@ -1,8 +1,6 @@
 """The JSON API (design.md section 4); the pages use it too. Errors are ``{"error": "..."}``."""
 from __future__ import annotations
 
-import csv
-import io
 import json
 import logging
 import re
@@ -13,7 +11,7 @@ from calibration import ProfileError, load_profile
 from scorer import RULES, CityError, parse_city, rules_json, score
 from vision import VisionError, analyze, load_photo
 
-from . import games
+from . import games, transfer
 from .db import get_db
 from .photos import delete_photos, photo_exists, save_photo
 from .records import GameError, build_game
@@ -22,9 +20,6 @@ log = logging.getLogger(__name__)
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 PROFILE_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
-EXPORT_FORMAT = "citycam-games"
-CSV_COLUMNS = ["game_id", "date", "mode", "variant", "rules", "player", "rank", "total", "target",
-               "won", "red", "yellow", "green", "blue", "black", "rule_points", "pieces", "notes"]
 
 
 class ApiError(Exception):
@@ -122,25 +117,13 @@ def stats():
 
 @bp.get("/export.json")
 def export_json():
-    body = {"format": EXPORT_FORMAT, "version": 1, "games": games.all_games(get_db())}
+    body = transfer.export_json(games.all_games(get_db()))
     return _download(json.dumps(body, indent=1), "application/json", "citycam-games.json")
 
 
 @bp.get("/export.csv")
 def export_csv():
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(CSV_COLUMNS)
-    for game in games.all_games(get_db()):
-        for p in game["players"]:
-            base = p["score"]["base"]
-            writer.writerow([game["id"], game["date"], game["mode"], game["variant"], " ".join(game["rules"]),
-                             p["player"], p["rank"] or "", p["total"], game["target"],
-                             "" if game["won"] is None else ("yes" if game["won"] else "no"),
-                             *(base[c] for c in ("red", "yellow", "green", "blue", "black")),
-                             sum(r["points"] for r in p["score"]["rules"]), len(p["city"]["pieces"]),
-                             game["notes"]])
-    return _download(out.getvalue(), "text/csv; charset=utf-8", "citycam-games.csv")
+    return _download(transfer.export_csv(games.all_games(get_db())), "text/csv; charset=utf-8", "citycam-games.csv")
 
 
 @bp.post("/import")
@@ -149,14 +132,7 @@ def import_games():
     stored (same uid) are skipped, so importing the same file twice adds nothing."""
     upload = request.files.get("file")
     body = _parse_json(upload.read()) if upload is not None else _json_body()
-    if not isinstance(body, dict) or body.get("format") != EXPORT_FORMAT or not isinstance(body.get("games"), list):
-        raise ApiError("this is not a citycam export (expected {\"format\": \"citycam-games\", \"games\": [...]})")
-    records = []
-    for k, game in enumerate(body["games"], 1):
-        try:
-            records.append(build_game(_importable(game), _photo_exists))
-        except GameError as exc:
-            raise ApiError(f"game {k} of the file: {exc}") from None
+    records = transfer.records_from_export(body, _photo_exists)
     db = get_db()
     added = sum(games.save_game(db, record)[1] for record in records)
     return jsonify(added=added, skipped=len(records) - added)
@@ -167,18 +143,6 @@ def photo(name: str):
     if not _photo_exists(name):
         raise ApiError("no such photo", 404)
     return send_from_directory(current_app.config["PHOTO_DIR"], name, max_age=7 * 24 * 3600)
-
-
-def _importable(game) -> dict:
-    """An exported game as a posted one; photos missing on this server are dropped."""
-    if not isinstance(game, dict):
-        raise GameError("each game must be an object")
-    players = game.get("players")
-    if not isinstance(players, list):
-        raise GameError("missing field 'players'")
-    entries = [{**p, "photo": p.get("photo") if _photo_exists(p.get("photo")) else None}
-               if isinstance(p, dict) else p for p in players]
-    return {"players": entries, **{k: game.get(k) for k in ("uid", "date", "saved_at", "notes")}}
 
 
 def _game_or_404(game_id: int) -> dict:

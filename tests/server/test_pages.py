@@ -41,7 +41,8 @@ def test_unknown_page_is_a_friendly_html_404(client):
 
 
 @pytest.mark.parametrize("asset", ["css/site.css", "js/common.js", "js/review.js", "js/overlay.js",
-                                   "js/citygrid.js", "js/sheet.js", "js/city.js", "js/history.js", "js/game.js"])
+                                   "js/citygrid.js", "js/sheet.js", "js/city.js", "js/history.js", "js/game.js",
+                                   "js/celleditor.js", "js/capture.js", "js/new.js", "js/index.js"])
 def test_static_assets_are_served(client, asset):
     assert client.get(f"/static/{asset}").status_code == 200
 
