@@ -24,7 +24,7 @@ from .textures import TABLE_KINDS
 
 log = logging.getLogger(__name__)
 INTERNAL_PIXELS = 3.2e6  # render budget before upsampling (>= half linear size at 12 MP)
-VERSION = 5  # bump whenever the output for a given seed changes (invalidates cached sets)
+VERSION = 6  # bump whenever the output for a given seed changes (invalidates cached sets)
 
 
 def layout(rng: np.random.Generator, city: dict, pitch: float, rot_deg: float,

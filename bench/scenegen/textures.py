@@ -91,10 +91,15 @@ def dark(rng, shape, mm) -> np.ndarray:
 
 
 def _weave(rng, shape, mm) -> np.ndarray:
+    """Fabric weave, float32 (h, w) in [-1, 1]; faded out when its period (0.5-1.2 mm) is
+    under 4 texture pixels, where it would only alias into moire."""
     h, w = shape
     p = rng.uniform(0.5, 1.2) / mm
-    y, x = np.mgrid[0:h, 0:w].astype(np.float32)
-    return (np.sin(2 * np.pi * x / p) * np.sin(2 * np.pi * y / p)).astype(np.float32)
+    amp = float(np.clip((p - 2.5) / 1.5, 0, 1))
+    y, x = np.ogrid[0:h, 0:w]
+    wx = np.sin(2 * np.pi * x / p).astype(np.float32)
+    wy = np.sin(2 * np.pi * y / p).astype(np.float32)
+    return amp * wx * wy
 
 
 def palette(rng, n) -> np.ndarray:
