@@ -35,6 +35,10 @@ async function shrink(file) {
   return new Promise((resolve) => canvas.toBlob((blob) => resolve(blob || file), "image/jpeg", JPEG_QUALITY));
 }
 
+function kilobytes(blob) {
+  return Math.round(blob.size / 1000);
+}
+
 function upload(blob) {
   return new Promise((resolve, reject) => {
     const form = new FormData();
@@ -47,7 +51,7 @@ function upload(blob) {
       if (e.lengthComputable) bar.value = Math.round((100 * e.loaded) / e.total);
     });
     xhr.upload.addEventListener("load", () => {
-      label.textContent = "Reading the city from the photo…";
+      label.textContent = `Uploaded (${kilobytes(blob)} kB); reading the city from the photo…`;
       bar.removeAttribute("value");
     });
     xhr.addEventListener("load", () => {
@@ -76,6 +80,7 @@ async function handle(input) {
     if (photo.size > MAX_UPLOAD) {
       throw new Error(`That photo is too large (${Math.round(photo.size / 1e6)} MB; the limit is ${Math.round(MAX_UPLOAD / 1e6)} MB).`);
     }
+    label.textContent = `Uploading the photo (${kilobytes(photo)} kB)…`;
     const detection = await upload(photo);
     draft.players[draft.current] = entryFromDetection(detection, draft.players[draft.current]);
     saveDraft(draft);

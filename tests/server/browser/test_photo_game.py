@@ -34,12 +34,20 @@ def test_photo_game_end_to_end(page, no_sideways_scroll, sample_photo):
     start_photo_game(page, no_sideways_scroll)
     page.locator("#gallery-input").set_input_files(str(sample_photo))
     expect(page.locator("#progress")).to_be_visible()
+    label = page.locator("#progress-label")
+    expect(label).to_contain_text(re.compile(r"\(\d+ kB\)"))
+    uploaded_kb = int(re.search(r"\((\d+) kB\)", label.inner_text()).group(1))
+    assert uploaded_kb < sample_photo.stat().st_size / 1000  # shrunk on the phone
     expect(page).to_have_url(re.compile(r"/review$"), timeout=90_000)
 
     draft, entry = draft_entry(page)
     pieces = entry["pieces"]
+    detected = entry["detected"]
+    unsure = [p for p in detected["pieces"] if p["confidence"] < detected["uncertain_below"]]
     expect(page.locator("#photo-block")).to_be_visible()
     expect(page.locator("#overlay g.piece-mark")).to_have_count(len(pieces))
+    expect(page.locator("#overlay g.piece-mark.unsure")).to_have_count(len(unsure))
+    expect(page.locator("#grid .piece.unsure")).to_have_count(len(unsure))
     expect(page.locator("#overlay line.grid-line").first).to_be_attached()
     expect(page.locator("#grid .piece")).to_have_count(len(pieces))
     before = page.locator("#sheet tr.total td").inner_text()
@@ -55,13 +63,13 @@ def test_photo_game_end_to_end(page, no_sideways_scroll, sample_photo):
     expect(editor.locator("#editor-title")).to_contain_text(f"row {first['row']}, col {first['col']}:")
     editor.get_by_role("button", name="Done").click()
 
-    # Correct a misread cell: a piece with a neighbour becomes a large black. That costs
+    # Correct a misread cell: a piece (alone in its cell) with a neighbour becomes a large black. That costs
     # points whatever it was (a black next to something always does, and these rules cannot
     # gain from a black), so the total must move.
-    cells = {(p["row"], p["col"]) for p in pieces}
-    target = next((p for p in pieces if p["color"] != "black" and any(
+    cells = [(p["row"], p["col"]) for p in pieces]
+    target = next((p for p in pieces if p["color"] != "black" and cells.count((p["row"], p["col"])) == 1 and any(
         (p["row"] + dr, p["col"] + dc) in cells for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0)))), None)
-    assert target, f"the detection has no non-black piece next to another: {pieces}"
+    assert target, f"the detection has no unstacked non-black piece next to another: {pieces}"
     page.locator(f"#grid .cell[data-row='{target['row']}'][data-col='{target['col']}']").click()
     layer = editor.locator(".layer[data-level='0']")
     layer.locator(".swatch[data-color='black']").click()
