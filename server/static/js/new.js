@@ -18,6 +18,7 @@ function update() {
   document.getElementById("rule-count").textContent = `(${chosen.length} of ${ruleCount()})`;
   document.getElementById("target").textContent =
     chosen.reduce((sum, b) => sum + Number(b.dataset.target), 0);
+  document.getElementById("target-note").hidden = form.mode.value !== "competitive";
 }
 
 document.getElementById("draw-rules").addEventListener("click", () => {

@@ -43,8 +43,15 @@ export function renderSheet(table, score, { competitive = false, selected = null
       ? el("small", { text: ` target ${line.target}` }) : null),
     el("td", { text: String(line.value) }));
     if (tappable) {
+      const toggle = () => onSelect(line.key === selected ? null : line);
       row.tabIndex = 0;
-      row.addEventListener("click", () => onSelect(line.key === selected ? null : line));
+      row.addEventListener("click", toggle);
+      row.addEventListener("keydown", (e) => {
+        if (e.key === "Enter" || e.key === " ") {
+          e.preventDefault();
+          toggle();
+        }
+      });
     }
     table.append(row);
   }

@@ -12,6 +12,7 @@ def new_game(page, rules, competitive=False, variant="standard"):
     page.locator(f"input[name=variant][value='{variant}']").check()
     if competitive:
         page.locator("input[name=mode][value='competitive']").check()
+        expect(page.locator("#target-note")).to_be_visible()
     for rule in rules:
         page.locator(f"input[name=rules][value='{rule}']").check()
     page.get_by_role("button", name="Enter the city by hand").click()
@@ -50,6 +51,9 @@ def test_stack_remove_and_rules_count(page):
     expect(page.locator("#grid .cell[data-row='0'][data-col='0'] .piece")).to_have_count(2)
     expect(total(page)).to_have_text("4")  # red 1 + green 1 + garden city 2
     expect(page.locator("#illegal-block")).to_be_hidden()
+    page.reload()  # a phone may drop the tab: the city in progress survives
+    expect(page.locator("#grid .cell[data-row='0'][data-col='0'] .piece")).to_have_count(2)
+    expect(total(page)).to_have_text("4")
 
     place(page, 0, 1, "red", 3)  # two larges side by side
     expect(page.locator("#illegal li[data-reason='same-size']")).to_contain_text("large")
