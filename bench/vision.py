@@ -1,0 +1,97 @@
+"""Benchmark: read a rendered benchmark set and report accuracy, errors, speed and memory.
+
+Renders the set first if it is not cached (``bench/cache/``, reproducible from its seed).
+Figures: share of photos whose whole city is exactly right (translation-aligned), per-piece
+errors by kind, seconds per photo end to end (decode + analyze) on one core with median and
+p95, the same files' bare full-size ``cv2.imdecode`` time, and peak memory.
+Run: ``python -m bench.vision [--seed S] [--count N] [--profile P]``; writes
+``bench/results/vision.json``.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import time
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+import vision
+from calibration import load_profile
+
+from .compare import ERROR_KINDS, compare
+
+ROOT = Path(__file__).parent
+RESULTS = ROOT / "results" / "vision.json"
+
+
+def ensure_set(seed: int, count: int) -> Path:
+    from .scenegen.make_set import make_set
+
+    out = ROOT / "cache" / f"set-{seed}"
+    make_set(seed, list(range(count)), out)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=20261130, help="benchmark set seed (never tuned on)")
+    parser.add_argument("--count", type=int, default=100)
+    parser.add_argument("--profile", default=None)
+    parser.add_argument("--out", type=Path, default=RESULTS)
+    parser.add_argument("--directory", type=Path, default=None, help="an existing set instead")
+    parser.add_argument("--failures", action="store_true", help="list the photos not read exactly")
+    args = parser.parse_args()
+    cv2.setNumThreads(1)
+    profile = load_profile(args.profile)
+    directory = ensure_set(args.seed, args.count) if args.directory is None else args.directory
+    photos = sorted(directory.glob("scene_*.jpg"))[:args.count]
+    totals, exact, seconds, decode, pieces, by_table = Counter(), 0, [], [], 0, {}
+    for k, photo in enumerate(photos):
+        truth = json.loads(photo.with_suffix(".json").read_text())
+        data = photo.read_bytes()
+        start = time.perf_counter()
+        cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+        decode.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        try:
+            found = vision.analyze(vision.load_photo(data, profile.working_side), profile).to_json()["pieces"]
+        except vision.VisionError:
+            found = []
+        seconds.append(time.perf_counter() - start)
+        errors = compare(truth["city"]["pieces"], found)
+        totals += errors
+        pieces += len(truth["city"]["pieces"])
+        ok = not errors
+        exact += ok
+        table = truth["scene"]["table"]
+        row = by_table.setdefault(table, [0, 0])
+        row[0] += ok
+        row[1] += 1
+        if args.failures and not ok:
+            print(f"  {photo.name}: {dict(errors)} ({table}, tilt {truth['scene']['tilt_deg']:.0f})")
+        print(f"\r{k + 1}/{len(photos)} photos, {exact} exact", end="", flush=True)
+    print()
+    result = {
+        "benchmark": "vision", "seed": args.seed, "photos": len(photos), "pieces": pieces,
+        "exact_share": round(exact / len(photos), 4),
+        "errors": {kind: totals[kind] for kind in ERROR_KINDS},
+        "piece_error_rate": round(sum(totals.values()) / max(pieces, 1), 5),
+        "exact_by_table": {t: f"{a}/{n}" for t, (a, n) in sorted(by_table.items())},
+        "seconds_median": round(float(np.median(seconds)), 3),
+        "seconds_p95": round(float(np.percentile(seconds, 95)), 3),
+        "decode_seconds_median": round(float(np.median(decode)), 3),
+        "ratio_to_decode": round(float(np.median(seconds) / np.median(decode)), 2),
+        "peak_memory_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        "profile": profile.name,
+    }
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(result, indent=2) + "\n")
+    print(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()

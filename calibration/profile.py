@@ -1,0 +1,100 @@
+"""Vision profiles: every tunable number of the pipeline, versioned in a JSON file.
+
+A profile is loaded into frozen dataclasses and passed explicitly to ``vision.analyze``.
+``load_profile(None)`` gives the bundled default; a name loads ``profiles/NAME.json``;
+anything with a path separator or ``.json`` suffix is read as a file.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+
+import numpy as np
+
+PROFILE_DIR = Path(__file__).parent / "profiles"
+FORMAT_VERSION = 1
+COLOR_ORDER = ("red", "yellow", "green", "blue", "black")
+
+
+class ProfileError(ValueError):
+    """A profile is missing or malformed; the message says which and why."""
+
+
+@dataclass(frozen=True)
+class ColorModel:
+    """Piece colours in table-relative log-ratio space (see ``vision.colour``).
+
+    A piece's feature is modelled as ``prototypes[colour] + table_gain @ table_chroma``;
+    ``spread`` is the typical distance of a piece from its prototype (log units).
+    """
+
+    prototypes: dict[str, tuple[float, float, float]]
+    table_gain: tuple[tuple[float, float, float], ...]
+    spread: float
+
+    def prototype_array(self) -> np.ndarray:
+        """(5, 3) float64 prototypes in COLOR_ORDER."""
+        return np.array([self.prototypes[c] for c in COLOR_ORDER], dtype=np.float64)
+
+
+@dataclass(frozen=True)
+class Profile:
+    """All thresholds of the vision pipeline. Lengths are in working-image pixels unless
+    the name says ``_frac`` (fraction of the image's long side) or ``_pitch`` (grid pitches)."""
+
+    name: str
+    version: int
+    working_side: int
+    ring_frac: float
+    table_sigma_frac: float
+    table_threshold: float
+    foreground_threshold: float
+    min_blob_pitch: float
+    hfov_deg: float
+    size_ratios: tuple[float, float, float]
+    max_uncertain_confidence: float
+    colors: ColorModel
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+def load_profile(name_or_path: str | None = None) -> Profile:
+    """Load a profile by name (bundled) or path; ``None`` is the default profile."""
+    name_or_path = name_or_path or "default"
+    looks_like_path = name_or_path.endswith(".json") or "/" in name_or_path or "\\" in name_or_path
+    path = Path(name_or_path) if looks_like_path else PROFILE_DIR / f"{name_or_path}.json"
+    try:
+        data = json.loads(path.read_text())
+    except FileNotFoundError:
+        known = ", ".join(sorted(p.stem for p in PROFILE_DIR.glob("*.json")))
+        raise ProfileError(f"no profile {name_or_path!r} (bundled profiles: {known})") from None
+    except (OSError, ValueError) as exc:
+        raise ProfileError(f"profile {name_or_path!r} cannot be read: {exc}") from None
+    return profile_from_json(data, str(name_or_path))
+
+
+def profile_from_json(data: dict, source: str = "profile") -> Profile:
+    """Build a :class:`Profile` from its JSON form; raises :class:`ProfileError` if malformed."""
+    try:
+        if data.get("version") != FORMAT_VERSION:
+            raise ProfileError(f"{source}: profile format version {data.get('version')!r}, expected {FORMAT_VERSION}")
+        colors = data["colors"]
+        model = ColorModel(prototypes={c: tuple(map(float, colors["prototypes"][c])) for c in COLOR_ORDER},
+                           table_gain=tuple(tuple(map(float, row)) for row in colors["table_gain"]),
+                           spread=float(colors["spread"]))
+        names = {f.name for f in fields(Profile)} - {"colors"}
+        values = {k: data[k] for k in names}
+        values["size_ratios"] = tuple(map(float, values["size_ratios"]))
+        return Profile(colors=model, **values)
+    except KeyError as exc:
+        raise ProfileError(f"{source}: the profile has no {exc.args[0]!r}") from None
+    except (TypeError, ValueError) as exc:
+        if isinstance(exc, ProfileError):
+            raise
+        raise ProfileError(f"{source}: malformed profile ({exc})") from None
+
+
+def save_profile(profile: Profile, path: Path) -> None:
+    path.write_text(json.dumps(profile.to_json(), indent=2) + "\n")

@@ -1,0 +1,43 @@
+"""Vision: a phone photo of a Zoning Out city -> pieces on the game's grid.
+
+    rgb = load_photo(data)                 # uint8 (H, W, 3) RGB, upright, working size
+    detection = analyze(rgb, profile)      # Detection: pieces, grid, confidences, warnings
+    detection.city                         # scorer.City
+    detection.to_json(rules)               # the `citycam detect --json` object
+
+Stages, one module each: load, colour (table-relative colour), pieces (candidates), grid
+(lattice and camera), classify (colour and size), cells (snapping and stacks), detection,
+overlay.
+"""
+from __future__ import annotations
+
+import time
+
+from calibration import Profile, load_profile
+
+from .cells import read_pieces
+from .colour import table_relative
+from .detection import DetectedPiece, Detection, build_detection
+from .errors import BoardNotFound, PhotoError, VisionError
+from .load import load_photo
+from .overlay import draw_overlay
+from .pieces import find_blobs
+
+__all__ = ["analyze", "load_photo", "draw_overlay", "Detection", "DetectedPiece",
+           "VisionError", "PhotoError", "BoardNotFound"]
+
+
+def analyze(rgb, profile: Profile | None = None) -> Detection:
+    """Read the city in ``rgb`` (uint8 (H, W, 3) RGB, as from :func:`load_photo`).
+
+    Raises :class:`BoardNotFound` when no piece stands out from the table.
+    """
+    start = time.perf_counter()
+    profile = profile or load_profile()
+    log_ratio, table = table_relative(rgb, profile)
+    blobs, side = find_blobs(log_ratio, table, profile)
+    if not blobs:
+        raise BoardNotFound("no pieces found: is the whole city in the photo, on a plain table?")
+    h, w = rgb.shape[:2]
+    reading = read_pieces(blobs, (w, h), 1.4 * side, profile)
+    return build_detection(reading, (w, h), profile, time.perf_counter() - start)

@@ -1,0 +1,134 @@
+"""Snapping piece candidates to grid cells and deciding colour, size and stacking.
+
+The grid is fitted to the candidates' anchors, the camera recovered from it, and each anchor
+corrected for the lean of its pyramid (the apex leans away from the camera, so what the camera
+sees of a piece is off its base centre). Fit, model and correction are repeated a few times.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from calibration import Profile
+
+from .classify import classify_colors, size_confidence, size_scores
+from .grid import Camera, GridFit, camera_from_homography, fit_grid
+from .model import outline, polygon_area_centroid, seat_height_mm
+from .pieces import Blob
+
+PITCH_MM_CHOICES = np.arange(26.0, 43.0, 1.0)
+SIZES = (1, 2, 3)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One piece as read: grid cell (col, row), colour index, size 1..3, level, confidence,
+    the pixel centre (x, y) of what was seen and its outline (K, 2) (x, y) in pixels."""
+
+    col: int
+    row: int
+    color_index: int
+    size: int
+    level: int
+    confidence: float
+    center: tuple[float, float]
+    outline: np.ndarray
+
+
+@dataclass(frozen=True)
+class CityReading:
+    grid: GridFit
+    camera: Camera
+    pitch_mm: float
+    pieces: list[Reading]
+
+
+def read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: float,
+                profile: Profile) -> CityReading:
+    """Turn candidates into pieces on cells. ``image_size`` is (width, height)."""
+    colors, color_conf, _ = classify_colors(np.array([b.feature for b in blobs]),
+                                         np.array([b.chroma for b in blobs]), profile.colors)
+    centers = np.array([b.center for b in blobs])
+    areas = np.array([b.area for b in blobs], np.float64)
+    fit = fit_grid(centers, spacing_hint)
+    sizes = np.full(len(blobs), 2)
+    pitch_mm = 32.0
+    for _ in range(3):
+        camera = camera_from_homography(fit.H, image_size, profile.hfov_deg)
+        sizes, pitch_mm, predicted = _sizes_and_pitch(camera, fit.cells, areas)
+        anchors = np.array([_base_point(camera, fit, centers[i], fit.cells[i], sizes[i], pitch_mm)
+                            for i in range(len(blobs))])
+        fit = fit_grid(anchors, spacing_hint)
+    camera = camera_from_homography(fit.H, image_size, profile.hfov_deg)
+    sizes, pitch_mm, predicted = _sizes_and_pitch(camera, fit.cells, areas)
+    size_conf = size_confidence(size_scores(areas, predicted), sizes - 1)
+    pieces = _assemble(blobs, fit, camera, pitch_mm, colors, color_conf * size_conf, sizes, areas)
+    return CityReading(fit, camera, pitch_mm, pieces)
+
+
+def _predicted_areas(camera: Camera, cells: np.ndarray, pitch_mm: float, elevation_mm=None) -> np.ndarray:
+    """(N, 3) projected silhouette area in pixels of each size standing on each cell."""
+    out = np.empty((len(cells), 3))
+    for i, cell in enumerate(cells):
+        for k, size in enumerate(SIZES):
+            lift = 0.0 if elevation_mm is None else elevation_mm[i]
+            out[i, k] = polygon_area_centroid(outline(camera, cell.astype(np.float64), size, pitch_mm, lift))[0]
+    return out
+
+
+def _sizes_and_pitch(camera: Camera, cells: np.ndarray, areas: np.ndarray):
+    """Sizes (N,) and the pitch in mm that best explain the measured areas together."""
+    unit = _predicted_areas(camera, cells, 32.0)
+    best = None
+    for pitch_mm in PITCH_MM_CHOICES:
+        predicted = unit * (32.0 / pitch_mm) ** 2  # areas scale with (size / pitch)^2
+        scores = size_scores(areas, predicted)
+        cost = np.sum(np.minimum(scores.min(axis=1), 0.4) ** 2)
+        if best is None or cost < best[0]:
+            best = (cost, pitch_mm, predicted, scores)
+    _, pitch_mm, predicted, scores = best
+    return scores.argmin(axis=1) + 1, float(pitch_mm), predicted
+
+
+def _base_point(camera: Camera, fit: GridFit, center, cell, size: int, pitch_mm: float) -> np.ndarray:
+    """Where the base centre is in the image, given the seen centre of a piece of ``size``."""
+    colrow = cell.astype(np.float64)
+    shape = outline(camera, colrow, int(size), pitch_mm)
+    _, seen = polygon_area_centroid(shape)
+    base = camera.project(np.array([[colrow[0], colrow[1], 0.0]]))[0]
+    return np.asarray(center) - (seen - base)
+
+
+def _assemble(blobs, fit, camera, pitch_mm, colors, confidence, sizes, areas) -> list[Reading]:
+    """One reading per cell and level: same-coloured candidates in one cell are merged, two
+    colours in one cell are a stack (the larger below)."""
+    by_cell: dict[tuple[int, int], list[int]] = {}
+    for i, cell in enumerate(fit.cells):
+        by_cell.setdefault((int(cell[0]), int(cell[1])), []).append(i)
+    readings = []
+    for (col, row), members in sorted(by_cell.items()):
+        groups: dict[int, list[int]] = {}
+        for i in members:
+            groups.setdefault(int(colors[i]), []).append(i)
+        ranked = sorted(groups.items(), key=lambda kv: -areas[kv[1]].sum())[:2]
+        for level, (color, idx) in enumerate(ranked):
+            area = areas[idx].sum()
+            lift = None
+            if level:
+                lower = readings[-1].size
+                lift = np.array([seat_height_mm(lower, min(lower - 1, 2) or 1)])
+            predicted = _predicted_areas(camera, np.array([[col, row]]), pitch_mm, lift)[0]
+            scores = size_scores(np.array([area]), predicted[None])
+            size = int(scores.argmin()) + 1
+            if level:
+                size = min(size, readings[-1].size - 1)
+                if size < 1:
+                    continue
+            pixels = np.vstack([blobs[i].pixels for i in idx])
+            center = tuple(float(v) for v in pixels.mean(axis=0))
+            shape = outline(camera, np.array([col, row], np.float64), size, pitch_mm,
+                            0.0 if lift is None else float(lift[0]))
+            conf = float(np.max(confidence[idx]))
+            readings.append(Reading(col, row, color, size, level, conf, center, shape))
+    return readings

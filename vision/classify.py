@@ -1,0 +1,84 @@
+"""Colour and size decisions for piece candidates, each with a confidence in 0..1.
+
+Colour: nearest table-adjusted prototype (calibration ``ColorModel``), after removing one
+offset shared by all pieces of the photo (what the table and light did to all of them),
+estimated by alternating assignment and median residual. No colour may hold more pieces than
+a full set has (9), the game's own constraint.
+Size: the measured area of a piece against the projected area of each pyramid size.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from calibration import ColorModel
+
+MAX_PER_COLOR = 9
+
+
+def classify_colors(features: np.ndarray, chromas: np.ndarray, model: ColorModel):
+    """``features``, ``chromas``: (N, 3) float. Returns colour indices (N,) int64 into
+    COLOR_ORDER, confidences (N,) float64 and the photo's shared offset (3,)."""
+    features = np.asarray(features, np.float64)
+    if not len(features):
+        return np.zeros(0, np.int64), np.zeros(0), np.zeros(3)
+    expected = model.prototype_array()[None] + (np.asarray(chromas) @ np.array(model.table_gain).T)[:, None, :]
+    offset = np.zeros(3)
+    for _ in range(8):
+        dist = np.linalg.norm(features[:, None, :] - offset - expected, axis=2)
+        labels = _capacity_limited(dist)
+        if len(features) < 5:
+            break
+        residual = features - expected[np.arange(len(features)), labels]
+        new = np.median(residual, axis=0)
+        if np.allclose(new, offset, atol=1e-3):
+            break
+        offset = new
+    return labels, _confidence(dist, labels, model.spread), offset
+
+
+def _capacity_limited(dist: np.ndarray) -> np.ndarray:
+    """Nearest colour per row of ``dist`` (N, 5), moving the cheapest extras of any colour
+    above MAX_PER_COLOR to their next colour with room."""
+    labels = dist.argmin(axis=1)
+    order = np.argsort(dist, axis=1)
+    for _ in range(len(dist)):
+        counts = np.bincount(labels, minlength=dist.shape[1])
+        full = np.flatnonzero(counts > MAX_PER_COLOR)
+        if not len(full):
+            break
+        members = np.flatnonzero(labels == full[0])
+        best_move, best_cost = None, np.inf
+        for i in members:
+            for k in order[i]:
+                if counts[k] < MAX_PER_COLOR:
+                    cost = dist[i, k] - dist[i, labels[i]]
+                    if cost < best_cost:
+                        best_move, best_cost = (i, k), cost
+                    break
+        if best_move is None:
+            break
+        labels[best_move[0]] = best_move[1]
+    return labels
+
+
+def _confidence(dist: np.ndarray, labels: np.ndarray, spread: float) -> np.ndarray:
+    logits = -0.5 * (dist / max(spread, 1e-6)) ** 2
+    logits -= logits.max(axis=1, keepdims=True)
+    prob = np.exp(logits)
+    prob /= prob.sum(axis=1, keepdims=True)
+    return prob[np.arange(len(labels)), labels]
+
+
+def size_scores(measured_area: np.ndarray, predicted_area: np.ndarray) -> np.ndarray:
+    """(N, 3) log-area mismatch of each candidate against each size's predicted area
+    ((N, 3), pixels); smaller is better."""
+    return np.abs(np.log(np.maximum(measured_area, 1.0))[:, None] - np.log(np.maximum(predicted_area, 1.0)))
+
+
+def size_confidence(scores: np.ndarray, sizes: np.ndarray, tolerance: float = 0.12) -> np.ndarray:
+    """Confidence of each chosen size (index into 0..2) from its log-area mismatches."""
+    logits = -0.5 * (scores / tolerance) ** 2
+    logits -= logits.max(axis=1, keepdims=True)
+    prob = np.exp(logits)
+    prob /= prob.sum(axis=1, keepdims=True)
+    return prob[np.arange(len(sizes)), sizes]

@@ -1,0 +1,49 @@
+"""Table-relative colour: every pixel divided by the table colour around it.
+
+Translucent pieces tint whatever table lies under them and one light falls on both, so the
+log ratio ``log(pixel / table)`` removes most of the illuminant and of the table's own colour
+(von Kries adaptation against the local table). The table colour under the city is filled in
+from the visible table around it with a normalised (masked) Gaussian blur.
+"""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from calibration import Profile
+
+_EPS = 4.0  # added to 8-bit values before the log: keeps dark noise from exploding
+
+
+def table_relative(rgb: np.ndarray, profile: Profile) -> tuple[np.ndarray, np.ndarray]:
+    """Log ratio of each pixel to the local table colour.
+
+    ``rgb``: uint8 (H, W, 3) RGB. Returns ``(log_ratio, table)``: float32 (H, W, 3) natural-log
+    ratios (0 where the pixel looks like the table) and float32 (H, W, 3) estimated table RGB.
+    """
+    f = rgb.astype(np.float32) + _EPS
+    h, w = f.shape[:2]
+    ring = np.ones((h, w), bool)
+    m = max(1, int(profile.ring_frac * min(h, w)))
+    ring[m:-m, m:-m] = False
+    global_table = np.median(f[ring], axis=0)
+    # The table varies slowly: estimate it on a small copy (1/8 size), then scale it back up.
+    shrink = 8
+    small = cv2.resize(f, (max(1, w // shrink), max(1, h // shrink)), interpolation=cv2.INTER_AREA)
+    sigma = profile.table_sigma_frac * max(h, w) / shrink
+    estimate = np.broadcast_to(global_table, small.shape)
+    for _ in range(2):  # estimate, mask what is not table, re-estimate
+        not_table = np.abs(np.log(small / estimate)).max(axis=2) > profile.table_threshold
+        not_table = cv2.dilate(not_table.astype(np.uint8), np.ones((3, 3), np.uint8))
+        weight = 1.0 - not_table.astype(np.float32)
+        num = cv2.GaussianBlur(small * weight[..., None], (0, 0), sigma)
+        den = cv2.GaussianBlur(weight, (0, 0), sigma)[..., None]
+        estimate = np.where(den > 0.05, num / np.maximum(den, 1e-6), global_table).astype(np.float32)
+    table = cv2.resize(estimate, (w, h), interpolation=cv2.INTER_LINEAR)
+    return np.log(f / table).astype(np.float32), table
+
+
+def table_chroma(table_rgb: np.ndarray) -> np.ndarray:
+    """Chromaticity of a table colour: (3,) log RGB minus its mean, float64."""
+    lg = np.log(np.asarray(table_rgb, dtype=np.float64).reshape(-1, 3).mean(axis=0))
+    return lg - lg.mean()

@@ -1,0 +1,191 @@
+"""Fitting the game's square grid to piece positions, and the camera behind it.
+
+The grid is a homography ``H`` (3x3) from grid coordinates (col, row, 1), one unit per cell
+pitch, to image pixels (x, y, w). Cells are found by growing a lattice from the centre of the
+city outward; the camera (focal length from the assumed field of view) is recovered from
+``H`` so that pieces can be modelled in 3D (their apex leans away from the camera).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .errors import BoardNotFound
+
+
+@dataclass(frozen=True)
+class GridFit:
+    """``H``: (3, 3) float64 grid (col, row, 1) -> image (x, y, w). ``cells``: (N, 2) int64
+    (col, row) of each input point; ``residual``: (N,) distance to the cell centre in pitches."""
+
+    H: np.ndarray
+    cells: np.ndarray
+    residual: np.ndarray
+
+    def to_image(self, colrow: np.ndarray) -> np.ndarray:
+        """(N, 2) grid (col, row) -> (N, 2) image (x, y)."""
+        return _apply(self.H, colrow)
+
+    def to_grid(self, xy: np.ndarray) -> np.ndarray:
+        """(N, 2) image (x, y) -> (N, 2) grid (col, row), continuous."""
+        return _apply(np.linalg.inv(self.H), xy)
+
+    def pitch_px(self, colrow: np.ndarray) -> np.ndarray:
+        """(N,) local pitch in pixels at grid points (geometric mean of the two axes)."""
+        colrow = np.asarray(colrow, np.float64)
+        p0 = self.to_image(colrow)
+        dx = np.linalg.norm(self.to_image(colrow + [1, 0]) - p0, axis=1)
+        dy = np.linalg.norm(self.to_image(colrow + [0, 1]) - p0, axis=1)
+        return np.sqrt(dx * dy)
+
+
+def _apply(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    pts = np.asarray(pts, np.float64).reshape(-1, 2)
+    out = np.hstack([pts, np.ones((len(pts), 1))]) @ H.T
+    return out[:, :2] / out[:, 2:3]
+
+
+def fit_grid(points: np.ndarray, spacing_hint: float, weights: np.ndarray | None = None) -> GridFit:
+    """Fit the grid to piece anchor points.
+
+    ``points``: (N, 2) image (x, y); ``spacing_hint``: rough pitch in pixels, used when there
+    are too few points to measure it; ``weights``: (N,) trust in each point (default 1).
+    Raises :class:`BoardNotFound` when there are no points.
+    """
+    points = np.asarray(points, np.float64)
+    if not len(points):
+        raise BoardNotFound("no pieces were found on the table")
+    weights = np.ones(len(points)) if weights is None else np.asarray(weights, np.float64)
+    theta, pitch = _orientation_and_pitch(points, spacing_hint)
+    seed = points[np.argmin(np.linalg.norm(points - np.median(points, axis=0), axis=1))]
+    c, s = np.cos(theta), np.sin(theta)
+    H = np.array([[pitch * c, -pitch * s, seed[0]], [pitch * s, pitch * c, seed[1]], [0, 0, 1]])
+    radius = 2.5
+    for _ in range(40):  # grow outward from the seed until every point is included
+        grid = _apply(np.linalg.inv(H), points)
+        near = np.linalg.norm(grid, axis=1) <= radius
+        cells = np.round(grid).astype(np.int64)
+        H = _fit_model(cells[near], points[near], weights[near], H)
+        if near.all():
+            break
+        radius += 1.5
+    if not np.all(np.isfinite(H)):
+        raise BoardNotFound("the pieces do not sit on a grid that could be found")
+    for _ in range(3):
+        cells = np.round(_apply(np.linalg.inv(H), points)).astype(np.int64)
+        residual = np.linalg.norm(_apply(np.linalg.inv(H), points) - cells, axis=1)
+        trust = weights * np.clip(1.5 - 2.5 * residual, 0.05, 1.0)
+        H = _fit_model(cells, points, trust, H)
+    grid = _apply(np.linalg.inv(H), points)
+    cells = np.round(grid).astype(np.int64)
+    return GridFit(H, cells, np.linalg.norm(grid - cells, axis=1))
+
+
+def _orientation_and_pitch(points: np.ndarray, spacing_hint: float) -> tuple[float, float]:
+    """Grid angle (radians, in (-pi/4, pi/4]) and pitch (pixels) from the vectors between
+    neighbouring points whose length is plausible for one pitch (0.7 to 1.6 x the hint)."""
+    if len(points) < 2:
+        return 0.0, spacing_hint
+    diff = points[None, :, :] - points[:, None, :]
+    dist = np.linalg.norm(diff, axis=2)
+    plausible = (dist > 0.7 * spacing_hint) & (dist < 1.6 * spacing_hint)
+    if not plausible.any():
+        return 0.0, spacing_hint
+    vec = diff[plausible]
+    angle = np.arctan2(vec[:, 1], vec[:, 0])
+    mean = np.angle(np.mean(np.exp(4j * angle))) / 4
+    along = np.abs(np.cos(4 * (angle - mean))) > 0.8
+    lengths = np.linalg.norm(vec[along] if along.any() else vec, axis=1)
+    return float(mean), float(np.median(lengths))
+
+
+def _fit_model(cells: np.ndarray, points: np.ndarray, weights: np.ndarray, previous: np.ndarray) -> np.ndarray:
+    """Weighted fit of grid -> image: a homography when the cells span at least 3 x 3 with
+    8 points, an affine map with 3 non-collinear points, else a similarity."""
+    cells = cells.astype(np.float64)
+    spans = np.ptp(cells, axis=0) if len(cells) else np.zeros(2)
+    if len(cells) >= 8 and spans.min() >= 2:
+        return _weighted_homography(cells, points, weights)
+    if len(cells) >= 3 and spans.min() >= 1:
+        return _weighted_affine(cells, points, weights)
+    return _similarity(cells, points, previous)
+
+
+def _weighted_affine(cells, points, weights) -> np.ndarray:
+    X = np.hstack([cells, np.ones((len(cells), 1))]) * np.sqrt(weights)[:, None]
+    coef, *_ = np.linalg.lstsq(X, points * np.sqrt(weights)[:, None], rcond=None)
+    return np.vstack([coef.T, [0, 0, 1]])
+
+
+def _weighted_homography(cells, points, weights) -> np.ndarray:
+    """Normalised DLT with weights; (3, 3) with H[2, 2] = 1."""
+    def normaliser(p):
+        m = p.mean(axis=0)
+        s = np.sqrt(2) / max(np.mean(np.linalg.norm(p - m, axis=1)), 1e-9)
+        return np.array([[s, 0, -s * m[0]], [0, s, -s * m[1]], [0, 0, 1]])
+    Tc, Tp = normaliser(cells), normaliser(points)
+    c = _apply(Tc, cells)
+    p = _apply(Tp, points)
+    rows = []
+    for (u, v), (x, y), w in zip(c, p, np.sqrt(weights)):
+        rows.append(w * np.array([u, v, 1, 0, 0, 0, -x * u, -x * v, -x]))
+        rows.append(w * np.array([0, 0, 0, u, v, 1, -y * u, -y * v, -y]))
+    _, _, vt = np.linalg.svd(np.array(rows))
+    Hn = vt[-1].reshape(3, 3)
+    H = np.linalg.inv(Tp) @ Hn @ Tc
+    return H / H[2, 2]
+
+
+def _similarity(cells, points, previous) -> np.ndarray:
+    """Keep the previous scale and rotation; move the origin to fit the points."""
+    H = previous.copy()
+    if len(cells):
+        shift = np.mean(points - _apply(previous, cells), axis=0)
+        H[:2, 2] += shift * H[2, 2]
+    return H
+
+
+@dataclass(frozen=True)
+class Camera:
+    """Pinhole camera looking at the table. Table coordinates: (col, row, height) in pitches,
+    height positive toward the camera. ``P``: (3, 4) projection to image (x, y, w)."""
+
+    P: np.ndarray
+    center: np.ndarray
+
+    def project(self, pts: np.ndarray) -> np.ndarray:
+        """(N, 3) table (col, row, height) -> (N, 2) image (x, y)."""
+        pts = np.asarray(pts, np.float64).reshape(-1, 3)
+        out = np.hstack([pts, np.ones((len(pts), 1))]) @ self.P.T
+        return out[:, :2] / out[:, 2:3]
+
+    @property
+    def tilt_deg(self) -> float:
+        """Angle between the optical axis and straight down, degrees."""
+        axis = self.P[2, :3] / np.linalg.norm(self.P[2, :3])
+        return float(np.degrees(np.arccos(min(1.0, abs(axis[2])))))
+
+
+def camera_from_homography(H: np.ndarray, image_size: tuple[int, int], hfov_deg: float) -> Camera:
+    """Recover the camera from the grid homography, assuming square pixels, the principal
+    point at the image centre and a horizontal field of view ``hfov_deg`` over the long side.
+    ``image_size`` is (width, height)."""
+    w, h = image_size
+    f = 0.5 * max(w, h) / np.tan(np.radians(hfov_deg) / 2)
+    K = np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1]])
+    M = np.linalg.inv(K) @ H
+    scale = 2.0 / (np.linalg.norm(M[:, 0]) + np.linalg.norm(M[:, 1]))
+    if M[2, 2] * scale < 0:  # the table must lie in front of the camera
+        scale = -scale
+    r1, r2, t = M[:, 0] * scale, M[:, 1] * scale, M[:, 2] * scale
+    r3 = np.cross(r1, r2)
+    u, _, vt = np.linalg.svd(np.stack([r1, r2, r3], axis=1))
+    R = u @ vt
+    center = -R.T @ t
+    if center[2] < 0:  # height must grow toward the camera
+        R[:, 2] = -R[:, 2]
+        center = -R.T @ t
+    P = K @ np.hstack([R, t[:, None]])
+    return Camera(P, center)

@@ -1,0 +1,91 @@
+"""Decoding photo bytes into the pipeline's image: uint8 HxWx3 RGB, EXIF orientation applied.
+
+JPEG is decoded straight at a reduced scale (the decoder skips the fine DCT detail), other
+formats (PNG, WebP, HEIC) are decoded by Pillow and shrunk. Either way the long side ends up
+at most ``max_side`` pixels, which is all the later stages need.
+"""
+from __future__ import annotations
+
+import io
+import logging
+import warnings
+
+import cv2
+import numpy as np
+from PIL import Image, ImageOps, UnidentifiedImageError
+
+from .errors import PhotoError
+
+log = logging.getLogger(__name__)
+
+MAX_PIXELS = 80_000_000  # larger images are refused as decompression bombs
+_REDUCED = ((8, cv2.IMREAD_REDUCED_COLOR_8), (4, cv2.IMREAD_REDUCED_COLOR_4),
+            (2, cv2.IMREAD_REDUCED_COLOR_2), (1, cv2.IMREAD_COLOR))
+
+try:  # HEIC support is optional at import time; without it HEIC is refused with a reason
+    import pillow_heif
+
+    pillow_heif.register_heif_opener()
+except ImportError:  # pragma: no cover - pillow-heif is a declared dependency
+    log.info("pillow-heif not available: HEIC photos cannot be read")
+
+
+def load_photo(data: bytes, max_side: int = 1600) -> np.ndarray:
+    """Decode photo bytes to an RGB image whose long side is at most ``max_side``.
+
+    Returns uint8 array of shape (H, W, 3), RGB, upright (EXIF orientation applied).
+    Raises :class:`PhotoError` for empty data, non-images, truncated files and images over
+    80 megapixels.
+    """
+    if not data:
+        raise PhotoError("the upload is empty")
+    image, size = _open(data)
+    if image.format == "JPEG":
+        rgb = _decode_jpeg(data, size, max_side)
+    else:
+        rgb = _decode_other(image, max_side)
+    h, w = rgb.shape[:2]
+    if max(h, w) > max_side:
+        scale = max_side / max(h, w)
+        rgb = cv2.resize(rgb, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    return np.ascontiguousarray(rgb)
+
+
+def _open(data: bytes) -> tuple[Image.Image, tuple[int, int]]:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            image = Image.open(io.BytesIO(data))
+            w, h = image.size
+    except (UnidentifiedImageError, Image.DecompressionBombWarning, Image.DecompressionBombError):
+        raise PhotoError("this file is not a photo citycam can read (JPEG, PNG, WebP or HEIC)") from None
+    except (OSError, ValueError, SyntaxError) as exc:
+        raise PhotoError(f"the photo could not be read ({exc})") from None
+    if w * h > MAX_PIXELS:
+        raise PhotoError(f"the image is {w} x {h} pixels, too large to be a phone photo")
+    return image, (w, h)
+
+
+def _decode_jpeg(data: bytes, size: tuple[int, int], max_side: int) -> np.ndarray:
+    factor, flag = next((f, fl) for f, fl in _REDUCED if max(size) / f >= max_side or f == 1)
+    bgr = cv2.imdecode(np.frombuffer(data, np.uint8), flag)  # applies EXIF orientation
+    if bgr is None:
+        raise PhotoError("the JPEG could not be decoded (is the file complete?)")
+    if _looks_truncated(data):
+        raise PhotoError("the JPEG is truncated: the file ends before the image does")
+    log.debug("decoded JPEG %s at 1/%d scale", size, factor)
+    return cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
+
+
+def _looks_truncated(data: bytes) -> bool:
+    return not data.rstrip(b"\x00").endswith(b"\xff\xd9")
+
+
+def _decode_other(image: Image.Image, max_side: int) -> np.ndarray:
+    try:
+        image.draft("RGB", (max_side, max_side))
+        image = ImageOps.exif_transpose(image)
+        image.thumbnail((max_side, max_side), Image.Resampling.LANCZOS)
+        return np.asarray(image.convert("RGB"))
+    except (OSError, ValueError, SyntaxError) as exc:
+        raise PhotoError(f"the photo could not be decoded ({exc}); is the file complete?") from None

@@ -1,0 +1,162 @@
+"""Finding piece candidates: blobs of one colour that stand out from the table.
+
+Works on the table-relative log ratio of :mod:`vision.colour`. Pixels far from the table are
+labelled with their nearest colour prototype, labels are smoothed, and each colour's regions
+are split into single pieces where two touch (distance-transform peaks and a watershed).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from calibration import Profile
+from calibration.profile import COLOR_ORDER
+
+from .classify import classify_colors
+from .colour import table_chroma
+
+
+@dataclass(frozen=True)
+class Blob:
+    """One piece candidate. ``center`` is the pixel centroid (x, y); ``pixels`` the (N, 2)
+    int32 array of its (x, y) pixel coordinates; ``feature`` the median log ratio (3,)."""
+
+    center: tuple[float, float]
+    pixels: np.ndarray
+    feature: np.ndarray
+    chroma: np.ndarray
+    color_index: int
+
+    @property
+    def area(self) -> int:
+        return len(self.pixels)
+
+
+def foreground(log_ratio: np.ndarray, profile: Profile) -> np.ndarray:
+    """Pixels that are not table (bool (H, W)), by hysteresis: regions where the log ratio
+    exceeds ``foreground_threshold`` that hold some pixel 1.6 times as far from the table."""
+    strength = np.abs(log_ratio).max(axis=2)
+    weak = (strength > profile.foreground_threshold).astype(np.uint8)
+    weak = cv2.morphologyEx(weak, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    count, regions = cv2.connectedComponents(weak, connectivity=8)
+    strong = np.zeros(count, bool)
+    strong[regions[strength > 1.6 * profile.foreground_threshold]] = True
+    strong[0] = False
+    return strong[regions]
+
+
+def pixel_labels(log_ratio: np.ndarray, fg: np.ndarray, expected: np.ndarray) -> np.ndarray:
+    """Colour index per pixel (int8 (H, W)): 0..4 in COLOR_ORDER (nearest of ``expected``,
+    (5, 3) log ratios, by a 5 x 5 majority), -1 where ``fg`` is false."""
+    dist = np.stack([((log_ratio - e.astype(np.float32)) ** 2).sum(axis=2) for e in expected], axis=2)
+    nearest = dist.argmin(axis=2)
+    votes = np.stack([cv2.boxFilter(((nearest == k) & fg).astype(np.float32), -1, (5, 5))
+                      for k in range(len(COLOR_ORDER))], axis=2)
+    labels = votes.argmax(axis=2).astype(np.int8)
+    labels[~fg] = -1
+    return labels
+
+
+def find_blobs(log_ratio: np.ndarray, table: np.ndarray, profile: Profile) -> tuple[list[Blob], float]:
+    """Piece candidates of every colour, split where same-coloured pieces touch, and the
+    side in pixels of a typical piece.
+
+    Two passes: the colour-blind foreground regions first tell how this photo's table and
+    light shifted all colours (one offset), then pixels are labelled with shifted prototypes.
+    """
+    fg = foreground(log_ratio, profile)
+    chroma = table_chroma(table[~fg] if (~fg).any() else table.reshape(-1, 3))
+    expected = profile.colors.prototype_array() + np.array(profile.colors.table_gain) @ chroma
+    scale = typical_piece_side(fg.astype(np.int8) - 1)
+    count, regions = cv2.connectedComponents(fg.astype(np.uint8), connectivity=4)
+    sizes = np.bincount(regions.ravel(), minlength=count)
+    medians = [np.median(log_ratio[regions == k], axis=0) for k in range(1, count)
+               if sizes[k] >= (profile.min_blob_pitch * scale) ** 2]
+    if medians:
+        _, _, offset = classify_colors(np.array(medians), np.tile(chroma, (len(medians), 1)), profile.colors)
+        expected = expected + offset
+    labels = pixel_labels(log_ratio, fg, expected)
+    min_area = (profile.min_blob_pitch * scale) ** 2
+    blobs: list[Blob] = []
+    for k in range(len(COLOR_ORDER)):
+        mask = (labels == k).astype(np.uint8)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+        for region in _split_touching(mask, scale):
+            if len(region) < min_area:
+                continue
+            xs, ys = region[:, 0], region[:, 1]
+            feature = np.median(log_ratio[ys, xs], axis=0)
+            blobs.append(Blob((float(xs.mean()), float(ys.mean())), region, feature, chroma, k))
+    return _merge_close(blobs, 0.6 * scale, log_ratio), scale
+
+
+def _merge_close(blobs: list[Blob], distance: float, log_ratio: np.ndarray) -> list[Blob]:
+    """Merge same-coloured candidates whose centres are closer than ``distance`` pixels:
+    one piece split in two by a highlight or an edge."""
+    merged = True
+    while merged:
+        merged = False
+        for i in range(len(blobs)):
+            for j in range(i + 1, len(blobs)):
+                a, b = blobs[i], blobs[j]
+                if a.color_index == b.color_index and np.hypot(a.center[0] - b.center[0], a.center[1] - b.center[1]) < distance:
+                    pixels = np.vstack([a.pixels, b.pixels])
+                    feature = np.median(log_ratio[pixels[:, 1], pixels[:, 0]], axis=0)
+                    center = (float(pixels[:, 0].mean()), float(pixels[:, 1].mean()))
+                    blobs[i] = Blob(center, pixels, feature, a.chroma, a.color_index)
+                    del blobs[j]
+                    merged = True
+                    break
+            if merged:
+                break
+    return blobs
+
+
+def typical_piece_side(labels: np.ndarray) -> float:
+    """Side in pixels of a typical piece: twice the typical distance-transform peak of the
+    regions of ``labels`` (int8 (H, W), -1 for table, else a colour index) (a square of side s peaks at s / 2), which holds even where pieces touch."""
+    dist = np.zeros(labels.shape, np.float32)
+    for k in range(len(COLOR_ORDER)):
+        dist += cv2.distanceTransform((labels == k).astype(np.uint8), cv2.DIST_L2, 3)
+    peaks = dist[(dist == cv2.dilate(dist, np.ones((7, 7), np.uint8))) & (dist >= 3)]
+    if not len(peaks):
+        return 8.0
+    peaks = peaks[peaks >= 0.3 * np.percentile(peaks, 99)]  # drop specks of table texture
+    return float(2 * np.median(peaks))
+
+
+def _split_touching(mask: np.ndarray, scale: float) -> list[np.ndarray]:
+    """Connected regions of ``mask`` (uint8 (H, W)), split at distance-transform peaks at
+    least ``0.35 * scale`` apart; each region as an (N, 2) int32 array of (x, y)."""
+    ys, xs = np.nonzero(mask)
+    if not len(xs):
+        return []
+    x0, y0 = max(xs.min() - 2, 0), max(ys.min() - 2, 0)
+    crop = mask[y0:ys.max() + 3, x0:xs.max() + 3]
+    dist = cv2.distanceTransform(crop, cv2.DIST_L2, 3)
+    gap = max(3, int(0.35 * scale))
+    peaks = (dist == cv2.dilate(dist, np.ones((2 * gap + 1,) * 2, np.uint8))) & (dist >= 0.15 * scale)
+    count, markers = cv2.connectedComponents(peaks.astype(np.uint8), connectivity=8)
+    if count <= 1:
+        return []
+    _, region_of = cv2.connectedComponents(crop, connectivity=4)
+    seed_y, seed_x = np.nonzero(markers)
+    home = np.zeros(count, np.int32)
+    home[markers[seed_y, seed_x]] = region_of[seed_y, seed_x]
+    relief = cv2.cvtColor(255 - (dist / dist.max() * 255).astype(np.uint8), cv2.COLOR_GRAY2BGR)
+    cv2.watershed(relief, markers)
+    markers[markers < 0] = 0
+    # a pixel belongs to a marker's piece only inside the marker's own connected region
+    labels = np.where((crop > 0) & (home[markers] == region_of), markers, 0).ravel()
+    order = np.argsort(labels, kind="stable")
+    bounds = np.searchsorted(labels[order], np.arange(1, count + 1))
+    bounds = np.append(bounds, len(labels))
+    width = crop.shape[1]
+    regions = []
+    for k in range(count - 1):
+        flat = order[bounds[k]:bounds[k + 1]]
+        if len(flat):
+            regions.append(np.stack([flat % width + x0, flat // width + y0], axis=1).astype(np.int32))
+    return regions
