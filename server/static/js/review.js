@@ -33,8 +33,8 @@ function start() {
     saveDraft(draft);
   }
   if (entry.source === "manual") $("review-title").textContent = "Enter your city";
-  $("game-line").textContent = describeGame(draft, rules)
-    + (draft.competitive ? ` · player ${draft.current + 1}` : "");
+  describe();
+  buildRulesChoice();
   $("player").value = entry.player || "";
   $("date").value = draft.date;
   $("notes").value = draft.notes || "";
@@ -50,6 +50,31 @@ function start() {
   editor = cellEditor($("cell-editor"), entry, changed);
   render();
   rescore();
+}
+
+function describe() {
+  $("game-line").textContent = describeGame(draft, rules)
+    + (draft.competitive ? ` · player ${draft.current + 1}` : "");
+}
+
+// Picked the wrong rules at the start? Change them here; every player's city follows.
+function buildRulesChoice() {
+  const needed = draft.variant === "small-city" ? 2 : 3;
+  const boxes = Object.values(rules).map((r) => el("input", {
+    type: "checkbox", value: r.id, checked: draft.rules.includes(r.id),
+  }));
+  $("rules-choice").replaceChildren(...boxes.map((box) => el("li", {},
+    el("label", { class: "choice" }, box, el("span", { text: `${rules[box.value].name} ` },
+      el("small", { text: `target ${rules[box.value].target}` }))))));
+  $("rules-choice").addEventListener("change", () => {
+    const chosen = boxes.filter((b) => b.checked).map((b) => b.value);
+    showMessage($("rules-error"), chosen.length === needed ? "" : `Pick ${needed} rules; ${chosen.length} picked.`);
+    if (chosen.length !== needed) return;
+    draft.rules = chosen;
+    selected = null;
+    describe();
+    changed();
+  });
 }
 
 function illegalCells() {

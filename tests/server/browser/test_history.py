@@ -55,6 +55,17 @@ def test_stack_remove_and_rules_count(page):
     expect(page.locator("#grid .cell[data-row='0'][data-col='0'] .piece")).to_have_count(2)
     expect(total(page)).to_have_text("4")
 
+    page.get_by_text("Change the special rules").click()
+    page.locator("#rules-choice input[value='garden-city']").uncheck()
+    expect(page.locator("#rules-error")).to_contain_text("Pick 2 rules")
+    page.locator("#rules-choice input[value='we-compost']").check()
+    expect(page.locator("#sheet tr[data-key='rule:we-compost']")).to_be_visible()
+    expect(total(page)).to_have_text("2")  # garden city's 2 points gone, we compost scores nothing
+    expect(page.locator("#game-line")).to_contain_text("We Compost")
+    page.locator("#rules-choice input[value='we-compost']").uncheck()
+    page.locator("#rules-choice input[value='garden-city']").check()
+    expect(total(page)).to_have_text("4")
+
     place(page, 0, 1, "red", 3)  # two larges side by side
     expect(page.locator("#illegal li[data-reason='same-size']")).to_contain_text("large")
     expect(page.locator("#grid .cell.illegal")).to_have_count(2)
