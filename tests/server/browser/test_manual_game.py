@@ -67,3 +67,8 @@ def test_manual_entry_game_end_to_end(page, no_sideways_scroll):
     rows = list(csv.DictReader(io.StringIO(open(download.value.path()).read())))
     assert [(r["game_id"], r["player"], r["total"], r["notes"]) for r in rows] == [
         (game_id, "Ann", "6", "first manual game")]
+
+    page.locator(f"#chart circle.point[data-game-id='{game_id}']").click()  # the point opens its game
+    expect(page).to_have_url(re.compile(rf"/games/{game_id}$"))
+    expect(page.locator("#game-notes")).to_have_text("first manual game")
+    expect(page.locator(".player .city-grid .piece")).to_have_count(4)
