@@ -5,7 +5,7 @@ import { bounds } from "./city.js";
 const SVG = "http://www.w3.org/2000/svg";
 const STROKE = { red: "#ff3b30", yellow: "#ffd60a", green: "#34c759", blue: "#0a84ff", black: "#111" };
 
-export function project(h, col, row) {
+function project(h, col, row) {
   const w = h[2][0] * col + h[2][1] * row + h[2][2];
   return [(h[0][0] * col + h[0][1] * row + h[0][2]) / w, (h[1][0] * col + h[1][1] * row + h[1][2]) / w];
 }

@@ -7,7 +7,7 @@ const COLOR_LINES = [
 ];
 
 // The lines of the sheet: {label, value, key?, cells?, notes?, kind?}.
-export function sheetLines(score, competitive) {
+function sheetLines(score, competitive) {
   const base = score.base;
   const baseCells = score.base_cells || {};
   const baseItems = score.base_items || {};
