@@ -108,3 +108,13 @@ def test_photos_never_saved_are_pruned_after_two_days(tmp_path):
         os.utime(tmp_path / name, (three_days_ago, three_days_ago))
     assert prune_unsaved(str(tmp_path), saved={kept}) == 1
     assert sorted(os.listdir(tmp_path)) == sorted([kept, fresh, "notes.txt"])
+
+
+def test_starting_the_site_prunes_old_unsaved_photos(app, tmp_path):
+    photo_dir = app.config["PHOTO_DIR"]
+    old = os.path.join(photo_dir, "d" * 32 + ".jpg")
+    with open(old, "wb") as f:
+        f.write(b"x")
+    os.utime(old, (time.time() - 3 * 24 * 3600,) * 2)
+    create_app({"TESTING": True, "DATABASE": app.config["DATABASE"], "PHOTO_DIR": photo_dir})
+    assert not os.path.exists(old)
