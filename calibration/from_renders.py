@@ -11,11 +11,11 @@ import dataclasses
 import json
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from vision.colour import table_chroma, table_relative
 from vision.load import load_photo
+from vision.pieces import outline_mask
 
 from .fit import fit_color_model, separation
 from .profile import Profile, load_profile, save_profile
@@ -29,10 +29,8 @@ def piece_samples(photo: Path, truth: dict, profile: Profile):
     for piece in truth["pieces"]:
         if piece.get("level", 0):
             continue  # a stacked piece's outline is shared with the one below
-        outline = np.array(piece["base_corners_xy"] + [piece["apex_xy"]], np.float32) * scale
-        mask = np.zeros(rgb.shape[:2], np.uint8)
-        cv2.fillConvexPoly(mask, cv2.convexHull(outline).astype(np.int32), 1)
-        mask = cv2.erode(mask, np.ones((3, 3), np.uint8)) > 0
+        outline = np.array(piece["base_corners_xy"] + [piece["apex_xy"]]) * scale
+        mask = outline_mask(rgb.shape[:2], outline)
         if mask.sum() < 10:
             continue
         yield np.median(log_ratio[mask], axis=0), table_chroma(table[mask]), piece["color"]

@@ -51,6 +51,8 @@ class Profile:
     table_threshold: float
     foreground_threshold: float
     min_blob_pitch: float
+    label_window_side: float
+    max_candidates: int
     hfov_deg: float
     size_ratios: tuple[float, float, float]
     max_uncertain_confidence: float

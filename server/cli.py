@@ -40,6 +40,25 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("rules", help="list the special scoring rules")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=_rules)
+
+    p = sub.add_parser("detect", help="read the city in a photo")
+    p.add_argument("photo", metavar="PHOTO")
+    p.add_argument("--profile", help="profile name or file (default: the bundled default)")
+    p.add_argument("--rules", help="comma-separated rule ids, for the legality checks")
+    p.add_argument("--json", action="store_true", help="print the city as JSON")
+    p.add_argument("--overlay", metavar="OUT.jpg", help="write the photo with what was read drawn on it")
+    p.set_defaults(run=_detect)
+
+    p = sub.add_parser("calibrate", help="build a profile from a photo of the calibration layout")
+    p.add_argument("photo", metavar="PHOTO")
+    p.add_argument("--out", required=True, metavar="NAME", help="profile name (bundled) or .json file")
+    p.add_argument("--profile", help="profile to start from (default: the bundled default)")
+    p.set_defaults(run=_calibrate)
+
+    p = sub.add_parser("serve", help="run the phone site")
+    p.add_argument("--host", default="0.0.0.0")
+    p.add_argument("--port", type=int, default=8000)
+    p.set_defaults(run=_serve)
     return parser
 
 
@@ -81,6 +100,104 @@ def _score(args) -> int:
                                       for r in ranked]}))
     else:
         print(format_ranking(ranked))
+    return 0
+
+
+def _split_rules(text: str | None) -> list[str]:
+    return [] if not text else [r.strip() for r in text.split(",") if r.strip()]
+
+
+def _profile(name):
+    from calibration import ProfileError, load_profile
+
+    try:
+        return load_profile(name)
+    except ProfileError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _read_photo(path: str, profile):
+    import vision
+
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        return vision.load_photo(data, profile.working_side)
+    except vision.VisionError as exc:
+        raise UsageError(f"{path}: {exc}") from None
+
+
+def _detect(args) -> int:
+    import vision
+    from scorer import CityError
+    from scorer.city import parse_rule_ids
+
+    profile = _profile(args.profile)
+    try:
+        rules = list(parse_rule_ids(_split_rules(args.rules)))
+    except CityError as exc:
+        raise UsageError(str(exc)) from None
+    rgb = _read_photo(args.photo, profile)
+    try:
+        detection = vision.analyze(rgb, profile)
+    except vision.VisionError as exc:
+        raise UsageError(f"{args.photo}: {exc}") from None
+    if args.overlay:
+        _write_overlay(args.overlay, vision.draw_overlay(rgb, detection, rules, profile.max_uncertain_confidence))
+    out = detection.to_json(rules)
+    if args.json:
+        print(json.dumps(out))
+    else:
+        print(_city_map(out))
+    return 0
+
+
+def _write_overlay(path: str, rgb) -> None:
+    import cv2
+
+    ok = cv2.imwrite(path, cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR))
+    if not ok:
+        raise UsageError(f"cannot write the overlay to {path} (use a .jpg or .png name in a folder that exists)")
+
+
+def _city_map(detected: dict) -> str:
+    """The detected city as a text map (R3 = large red, ^ = stacked on the piece below)."""
+    cells: dict[tuple[int, int], str] = {}
+    for p in detected["pieces"]:
+        token = "RYGBK"["red yellow green blue black".split().index(p["color"])] + str(p["size"])
+        key = (p["row"], p["col"])
+        cells[key] = cells[key] + "/" + token if key in cells else token
+    rows = 1 + max((r for r, _ in cells), default=-1)
+    cols = 1 + max((c for _, c in cells), default=-1)
+    width = max((len(t) for t in cells.values()), default=2)
+    lines = [" ".join(cells.get((r, c), ".").ljust(width) for c in range(cols)).rstrip() for r in range(rows)]
+    lines.append(f"{len(detected['pieces'])} pieces")
+    lines += [f"illegal: {i['message']}" for i in detected["illegal"]]
+    lines += [f"warning: {w}" for w in detected["warnings"]]
+    return "\n".join(lines)
+
+
+def _calibrate(args) -> int:
+    from calibration import ProfileError
+    from calibration.calibrate import calibrate_from_photo
+
+    profile = _profile(args.profile)
+    rgb = _read_photo(args.photo, profile)
+    try:
+        path, report = calibrate_from_photo(rgb, profile, args.out)
+    except ProfileError as exc:
+        raise UsageError(str(exc)) from None
+    print(report)
+    print(f"profile written to {path}; use it with --profile {args.out}")
+    return 0
+
+
+def _serve(args) -> int:
+    from .serving import serve
+
+    serve(args.host, args.port)
     return 0
 
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import time
 
+import numpy as np
+
 from calibration import Profile, load_profile
 
 from .cells import read_pieces
@@ -39,5 +41,8 @@ def analyze(rgb, profile: Profile | None = None) -> Detection:
     if not blobs:
         raise BoardNotFound("no pieces found: is the whole city in the photo, on a plain table?")
     h, w = rgb.shape[:2]
-    reading = read_pieces(blobs, (w, h), 1.4 * side, profile)
+    try:
+        reading = read_pieces(blobs, (w, h), 1.4 * side, profile)
+    except np.linalg.LinAlgError:
+        raise BoardNotFound("the pieces found do not sit on a grid; photograph the city from above") from None
     return build_detection(reading, (w, h), profile, time.perf_counter() - start)

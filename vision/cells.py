@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from calibration import Profile
@@ -100,6 +101,22 @@ def _base_point(camera: Camera, fit: GridFit, center, cell, size: int, pitch_mm:
     return np.asarray(center) - (seen - base)
 
 
+def _looks_stacked(lower: np.ndarray, upper: np.ndarray) -> bool:
+    """A second colour in a cell is a stacked piece only if the first surrounds it: seen
+    from above, the lower pyramid shows all round the one resting on it. ``lower`` and
+    ``upper`` are (N, 2) (x, y) pixels; otherwise the second is a shadow or a fragment."""
+    if len(upper) < 0.15 * len(lower):
+        return False
+    x0, y0 = np.minimum(lower.min(axis=0), upper.min(axis=0)) - 3
+    x1, y1 = np.maximum(lower.max(axis=0), upper.max(axis=0)) + 4
+    canvas = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    canvas[upper[:, 1] - y0, upper[:, 0] - x0] = 1
+    ring = cv2.dilate(canvas, np.ones((5, 5), np.uint8)) - canvas
+    canvas[:] = 0
+    canvas[lower[:, 1] - y0, lower[:, 0] - x0] = 1
+    return (ring & canvas).sum() >= 0.6 * ring.sum()
+
+
 def _assemble(blobs, fit, camera, pitch_mm, colors, confidence, sizes, areas) -> list[Reading]:
     """One reading per cell and level: same-coloured candidates in one cell are merged, two
     colours in one cell are a stack (the larger below)."""
@@ -112,6 +129,8 @@ def _assemble(blobs, fit, camera, pitch_mm, colors, confidence, sizes, areas) ->
         for i in members:
             groups.setdefault(int(colors[i]), []).append(i)
         ranked = sorted(groups.items(), key=lambda kv: -areas[kv[1]].sum())[:2]
+        if len(ranked) == 2 and not _looks_stacked(*(np.vstack([blobs[i].pixels for i in idx]) for _, idx in ranked)):
+            ranked = ranked[:1]
         for level, (color, idx) in enumerate(ranked):
             area = areas[idx].sum()
             lift = None

@@ -103,14 +103,41 @@ def _orientation_and_pitch(points: np.ndarray, spacing_hint: float) -> tuple[flo
 
 def _fit_model(cells: np.ndarray, points: np.ndarray, weights: np.ndarray, previous: np.ndarray) -> np.ndarray:
     """Weighted fit of grid -> image: a homography when the cells span at least 3 x 3 with
-    8 points, an affine map with 3 non-collinear points, else a similarity."""
+    8 points, an affine map with 3 non-collinear points, else a similarity. A fit that is
+    degenerate or distorts the previous cell size by more than 2x is refused for the next
+    simpler model."""
     cells = cells.astype(np.float64)
     spans = np.ptp(cells, axis=0) if len(cells) else np.zeros(2)
+    candidates = []
     if len(cells) >= 8 and spans.min() >= 2:
-        return _weighted_homography(cells, points, weights)
+        candidates.append(_weighted_homography)
     if len(cells) >= 3 and spans.min() >= 1:
-        return _weighted_affine(cells, points, weights)
+        candidates.append(_weighted_affine)
+    for fit in candidates:
+        with np.errstate(all="ignore"):
+            H = fit(cells, points, weights)
+        if _plausible(H, previous, cells):
+            return H
     return _similarity(cells, points, previous)
+
+
+def _plausible(H: np.ndarray, previous: np.ndarray, cells: np.ndarray) -> bool:
+    """Finite, orientation-preserving, in front of the camera over the cells, and with a cell
+    size within 2x of the previous model's."""
+    if not np.all(np.isfinite(H)) or abs(np.linalg.det(H)) < 1e-12:
+        return False
+    w = np.hstack([cells, np.ones((len(cells), 1))]) @ H[2]
+    if np.any(w * np.sign(H[2, 2] or 1.0) <= 0):
+        return False
+    centre = cells.mean(axis=0)
+    for model in (H, previous):
+        p0 = _apply(model, centre[None])[0]
+        jac = np.stack([_apply(model, (centre + d)[None])[0] - p0 for d in ([1, 0], [0, 1])], axis=1)
+        if model is H:
+            det_h = np.linalg.det(jac)
+        else:
+            det_prev = np.linalg.det(jac)
+    return det_h > 0 and 0.25 < det_h / det_prev < 4
 
 
 def _weighted_affine(cells, points, weights) -> np.ndarray:

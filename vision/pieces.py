@@ -10,24 +10,28 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+from skimage.segmentation import watershed
 
 from calibration import Profile
 from calibration.profile import COLOR_ORDER
 
 from .classify import classify_colors
 from .colour import table_chroma
+from .errors import BoardNotFound
 
 
 @dataclass(frozen=True)
 class Blob:
     """One piece candidate. ``center`` is the pixel centroid (x, y); ``pixels`` the (N, 2)
-    int32 array of its (x, y) pixel coordinates; ``feature`` the median log ratio (3,)."""
+    int32 array of its (x, y) pixel coordinates; ``feature`` the median log ratio (3,);
+    ``depth`` the largest distance (pixels) from inside the blob to its edge."""
 
     center: tuple[float, float]
     pixels: np.ndarray
     feature: np.ndarray
     chroma: np.ndarray
     color_index: int
+    depth: float
 
     @property
     def area(self) -> int:
@@ -36,9 +40,13 @@ class Blob:
 
 def foreground(log_ratio: np.ndarray, profile: Profile) -> np.ndarray:
     """Pixels that are not table (bool (H, W)), by hysteresis: regions where the log ratio
-    exceeds ``foreground_threshold`` that hold some pixel 1.6 times as far from the table."""
+    exceeds ``foreground_threshold`` that hold some pixel 1.6 times as far from the table.
+
+    Tinted plastic absorbs: some channel must be darker than the table. Things brighter than
+    the table in every channel (paper, cards, glare) are not pieces."""
     strength = np.abs(log_ratio).max(axis=2)
-    weak = (strength > profile.foreground_threshold).astype(np.uint8)
+    absorbs = log_ratio.min(axis=2) < -0.5 * profile.foreground_threshold
+    weak = ((strength > profile.foreground_threshold) & absorbs).astype(np.uint8)
     weak = cv2.morphologyEx(weak, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     count, regions = cv2.connectedComponents(weak, connectivity=8)
     strong = np.zeros(count, bool)
@@ -47,12 +55,12 @@ def foreground(log_ratio: np.ndarray, profile: Profile) -> np.ndarray:
     return strong[regions]
 
 
-def pixel_labels(log_ratio: np.ndarray, fg: np.ndarray, expected: np.ndarray) -> np.ndarray:
+def pixel_labels(log_ratio: np.ndarray, fg: np.ndarray, expected: np.ndarray, window: int = 5) -> np.ndarray:
     """Colour index per pixel (int8 (H, W)): 0..4 in COLOR_ORDER (nearest of ``expected``,
-    (5, 3) log ratios, by a 5 x 5 majority), -1 where ``fg`` is false."""
+    (5, 3) log ratios, by majority in a ``window`` square), -1 where ``fg`` is false."""
     dist = np.stack([((log_ratio - e.astype(np.float32)) ** 2).sum(axis=2) for e in expected], axis=2)
     nearest = dist.argmin(axis=2)
-    votes = np.stack([cv2.boxFilter(((nearest == k) & fg).astype(np.float32), -1, (5, 5))
+    votes = np.stack([cv2.boxFilter(((nearest == k) & fg).astype(np.float32), -1, (window, window))
                       for k in range(len(COLOR_ORDER))], axis=2)
     labels = votes.argmax(axis=2).astype(np.int8)
     labels[~fg] = -1
@@ -77,19 +85,44 @@ def find_blobs(log_ratio: np.ndarray, table: np.ndarray, profile: Profile) -> tu
     if medians:
         _, _, offset = classify_colors(np.array(medians), np.tile(chroma, (len(medians), 1)), profile.colors)
         expected = expected + offset
-    labels = pixel_labels(log_ratio, fg, expected)
+    labels = pixel_labels(log_ratio, fg, expected, max(5, int(profile.label_window_side * scale) | 1))
     min_area = (profile.min_blob_pitch * scale) ** 2
     blobs: list[Blob] = []
     for k in range(len(COLOR_ORDER)):
         mask = (labels == k).astype(np.uint8)
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-        for region in _split_touching(mask, scale):
+        for region, depth in _split_touching(mask, scale):
             if len(region) < min_area:
                 continue
             xs, ys = region[:, 0], region[:, 1]
             feature = np.median(log_ratio[ys, xs], axis=0)
-            blobs.append(Blob((float(xs.mean()), float(ys.mean())), region, feature, chroma, k))
-    return _merge_close(blobs, 0.6 * scale, log_ratio), scale
+            blobs.append(Blob((float(xs.mean()), float(ys.mean())), region, feature, chroma, k, depth))
+            if len(blobs) > profile.max_candidates:
+                raise BoardNotFound(f"over {profile.max_candidates} things stand out from the table, far more "
+                                    "than a city holds; a busy pattern? try a plain table or cloth")
+    return _main_cluster(_merge_close(blobs, 0.6 * scale, log_ratio), 2.5 * scale), scale
+
+
+def _main_cluster(blobs: list[Blob], reach: float) -> list[Blob]:
+    """The largest group of candidates linked by gaps under ``reach`` pixels: the city.
+    Candidates far from it are things on the table that are not part of the city."""
+    if len(blobs) < 2:
+        return blobs
+    centers = np.array([b.center for b in blobs])
+    linked = np.linalg.norm(centers[:, None] - centers[None], axis=2) < reach
+    group = -np.ones(len(blobs), int)
+    for start in range(len(blobs)):
+        if group[start] >= 0:
+            continue
+        group[start] = start
+        stack = [start]
+        while stack:
+            i = stack.pop()
+            for j in np.flatnonzero(linked[i] & (group < 0)):
+                group[j] = start
+                stack.append(j)
+    biggest = np.bincount(group).argmax()
+    return [b for b, g in zip(blobs, group) if g == biggest]
 
 
 def _merge_close(blobs: list[Blob], distance: float, log_ratio: np.ndarray) -> list[Blob]:
@@ -105,13 +138,21 @@ def _merge_close(blobs: list[Blob], distance: float, log_ratio: np.ndarray) -> l
                     pixels = np.vstack([a.pixels, b.pixels])
                     feature = np.median(log_ratio[pixels[:, 1], pixels[:, 0]], axis=0)
                     center = (float(pixels[:, 0].mean()), float(pixels[:, 1].mean()))
-                    blobs[i] = Blob(center, pixels, feature, a.chroma, a.color_index)
+                    blobs[i] = Blob(center, pixels, feature, a.chroma, a.color_index, max(a.depth, b.depth))
                     del blobs[j]
                     merged = True
                     break
             if merged:
                 break
     return blobs
+
+
+def outline_mask(shape: tuple[int, int], outline: np.ndarray) -> np.ndarray:
+    """bool (H, W) mask of the convex ``outline`` ((K, 2) (x, y)), eroded by one pixel so
+    that it holds the piece and not its edge."""
+    mask = np.zeros(shape, np.uint8)
+    cv2.fillConvexPoly(mask, cv2.convexHull(np.asarray(outline, np.float32)).astype(np.int32), 1)
+    return cv2.erode(mask, np.ones((3, 3), np.uint8)) > 0
 
 
 def typical_piece_side(labels: np.ndarray) -> float:
@@ -127,29 +168,25 @@ def typical_piece_side(labels: np.ndarray) -> float:
     return float(2 * np.median(peaks))
 
 
-def _split_touching(mask: np.ndarray, scale: float) -> list[np.ndarray]:
+def _split_touching(mask: np.ndarray, scale: float) -> list[tuple[np.ndarray, float]]:
     """Connected regions of ``mask`` (uint8 (H, W)), split at distance-transform peaks at
-    least ``0.35 * scale`` apart; each region as an (N, 2) int32 array of (x, y)."""
+    least ``0.35 * scale`` apart; each region as an (N, 2) int32 array of (x, y) with its
+    largest distance to the region's edge (pixels)."""
     ys, xs = np.nonzero(mask)
     if not len(xs):
         return []
     x0, y0 = max(xs.min() - 2, 0), max(ys.min() - 2, 0)
     crop = mask[y0:ys.max() + 3, x0:xs.max() + 3]
-    dist = cv2.distanceTransform(crop, cv2.DIST_L2, 3)
+    dist = cv2.distanceTransform(crop, cv2.DIST_L2, cv2.DIST_MASK_PRECISE)
     gap = max(3, int(0.35 * scale))
     peaks = (dist == cv2.dilate(dist, np.ones((2 * gap + 1,) * 2, np.uint8))) & (dist >= 0.15 * scale)
-    count, markers = cv2.connectedComponents(peaks.astype(np.uint8), connectivity=8)
+    # peaks closer than half the gap are one piece's flat top: join them into one marker
+    joined = cv2.dilate(peaks.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (gap | 1, gap | 1)))
+    count, markers = cv2.connectedComponents(joined & crop, connectivity=8)
     if count <= 1:
         return []
-    _, region_of = cv2.connectedComponents(crop, connectivity=4)
-    seed_y, seed_x = np.nonzero(markers)
-    home = np.zeros(count, np.int32)
-    home[markers[seed_y, seed_x]] = region_of[seed_y, seed_x]
-    relief = cv2.cvtColor(255 - (dist / dist.max() * 255).astype(np.uint8), cv2.COLOR_GRAY2BGR)
-    cv2.watershed(relief, markers)
-    markers[markers < 0] = 0
-    # a pixel belongs to a marker's piece only inside the marker's own connected region
-    labels = np.where((crop > 0) & (home[markers] == region_of), markers, 0).ravel()
+    markers = watershed(-dist, markers, mask=crop > 0, connectivity=1)
+    labels = markers.ravel()
     order = np.argsort(labels, kind="stable")
     bounds = np.searchsorted(labels[order], np.arange(1, count + 1))
     bounds = np.append(bounds, len(labels))
@@ -158,5 +195,6 @@ def _split_touching(mask: np.ndarray, scale: float) -> list[np.ndarray]:
     for k in range(count - 1):
         flat = order[bounds[k]:bounds[k + 1]]
         if len(flat):
-            regions.append(np.stack([flat % width + x0, flat // width + y0], axis=1).astype(np.int32))
+            region = np.stack([flat % width + x0, flat // width + y0], axis=1).astype(np.int32)
+            regions.append((region, float(dist.ravel()[flat].max())))
     return regions

@@ -1,0 +1,73 @@
+"""Table-relative colour, colour classification and candidate finding on small synthetic
+photos: a lit table with pieces drawn as squares tinted like the default profile says."""
+import cv2
+import numpy as np
+import pytest
+
+from calibration import load_profile
+from calibration.profile import COLOR_ORDER
+from vision.classify import MAX_PER_COLOR, classify_colors
+from vision.colour import table_chroma, table_relative
+from vision.pieces import find_blobs
+
+PROFILE = load_profile()
+
+
+def table_photo(seed=3, h=480, w=640, table=(150, 110, 80)):
+    """A wood-coloured table, lit more on the left, with sensor noise."""
+    rng = np.random.default_rng(seed)
+    light = np.linspace(1.1, 0.85, w)[None, :, None]
+    img = np.array(table, np.float32)[None, None] * light * np.ones((h, w, 1), np.float32)
+    return np.clip(img + rng.normal(0, 2, img.shape), 0, 255)
+
+
+def tint(img, color, x, y, side):
+    """Draw a square piece of ``color`` as the profile expects it on this table."""
+    expected = np.array(PROFILE.colors.prototypes[color]) + np.array(PROFILE.colors.table_gain) @ table_chroma(img[y, x])
+    img[y:y + side, x:x + side] *= np.exp(expected).astype(np.float32)
+
+
+def test_table_reads_as_zero_and_a_piece_as_its_tint():
+    img = table_photo()
+    tint(img, "blue", 300, 200, 40)
+    log_ratio, table = table_relative(np.clip(img, 0, 255).astype(np.uint8), PROFILE)
+    assert np.abs(np.median(log_ratio[20:100, 20:100], axis=(0, 1))).max() < 0.05
+    inside = np.median(log_ratio[205:235, 305:335], axis=(0, 1))
+    assert inside[2] > inside[0] + 0.3  # blue stands out in its own channel
+    assert np.allclose(table[220, 320], img[220, 260], rtol=0.1)  # table filled in under the piece
+
+
+def test_find_blobs_separates_touching_pieces_by_colour_and_shape():
+    """Two blues touch; a stray mark far from the city is not a piece."""
+    img = table_photo()
+    layout = [("red", 100, 100, 40), ("yellow", 145, 100, 30), ("green", 100, 150, 30),
+              ("blue", 190, 100, 45), ("blue", 235, 140, 30), ("black", 150, 150, 40)]
+    for color, x, y, side in layout:
+        tint(img, color, x, y, side)
+    tint(img, "red", 560, 400, 30)
+    blobs, side = find_blobs(*table_relative(np.clip(img, 0, 255).astype(np.uint8), PROFILE), PROFILE)
+    assert len(blobs) == len(layout)
+    for color, x, y, s in layout:
+        centre = np.array([x + s / 2, y + s / 2])
+        near = [b for b in blobs if np.linalg.norm(np.array(b.center) - centre) < 6]
+        assert [COLOR_ORDER[b.color_index] for b in near] == [color], (color, x, y)
+    assert 25 < side < 60
+
+
+def test_classify_colors_removes_one_shared_shift():
+    rng = np.random.default_rng(11)
+    truth = rng.integers(0, 5, 30)
+    protos = PROFILE.colors.prototype_array()
+    features = protos[truth] + np.array([0.25, -0.2, 0.3]) + rng.normal(0, 0.05, (30, 3))
+    labels, confidence, offset = classify_colors(features, np.zeros((30, 3)), PROFILE.colors)
+    assert labels.tolist() == truth.tolist()
+    assert offset == pytest.approx([0.25, -0.2, 0.3], abs=0.06)
+    assert confidence.min() > 0.5
+
+
+def test_no_colour_gets_more_pieces_than_a_set_has():
+    protos = PROFILE.colors.prototype_array()
+    red, yellow = protos[0], protos[1]
+    features = np.array([red] * MAX_PER_COLOR + [0.6 * red + 0.4 * yellow])
+    labels, _, _ = classify_colors(features, np.zeros((len(features), 3)), PROFILE.colors)
+    assert np.bincount(labels, minlength=5)[0] == MAX_PER_COLOR and labels[-1] == 1

@@ -1,0 +1,52 @@
+import numpy as np
+import pytest
+
+from vision.grid import camera_from_homography, fit_grid
+
+
+def camera_points(tilt_deg, yaw_deg, jitter, seed, size=(1600, 1200), hfov=70.0):
+    """Project a 6 x 5 lattice (pitch 1) seen by a camera tilted toward the bottom of the image."""
+    rng = np.random.default_rng(seed)
+    cells = np.array([(c, r) for r in range(5) for c in range(6)], float)
+    yaw = np.radians(yaw_deg)
+    rot = np.array([[np.cos(yaw), -np.sin(yaw)], [np.sin(yaw), np.cos(yaw)]])
+    table = (cells - cells.mean(axis=0)) @ rot.T + rng.uniform(-jitter, jitter, cells.shape)
+    w, h = size
+    f = 0.5 * w / np.tan(np.radians(hfov) / 2)
+    t = np.radians(tilt_deg)
+    # table: x right, y toward the player, z up; the camera 12 pitches away, above the
+    # player's side of the city, looking at its centre
+    center = 12 * np.array([0, np.sin(t), np.cos(t)])
+    forward = -center / 12
+    right = np.array([1.0, 0, 0])
+    down = np.cross(right, forward)
+    R = np.stack([right, down, forward])
+    pts3 = np.hstack([table, np.zeros((len(table), 1))])
+    cam = (pts3 - center) @ R.T
+    xy = cam[:, :2] / cam[:, 2:3] * f + [w / 2, h / 2]
+    return cells.astype(int), xy
+
+
+@pytest.mark.parametrize("tilt, yaw, seed", [(0, 0, 1), (15, 20, 2), (28, -35, 3), (25, 40, 4)])
+def test_cells_recovered_up_to_translation(tilt, yaw, seed):
+    cells, xy = camera_points(tilt, yaw, jitter=0.08, seed=seed)
+    fit = fit_grid(xy, spacing_hint=np.median(np.linalg.norm(np.diff(xy, axis=0), axis=1)))
+    offsets = {tuple(o) for o in cells - fit.cells}
+    assert len(offsets) == 1
+    assert fit.residual.max() < 0.3
+
+
+def test_camera_tilt_is_recovered():
+    cells, xy = camera_points(25, 10, jitter=0.0, seed=5)
+    fit = fit_grid(xy, spacing_hint=80)
+    camera = camera_from_homography(fit.H, (1600, 1200), 70.0)
+    assert camera.tilt_deg == pytest.approx(25, abs=2)
+    base = camera.project(np.array([[fit.cells[0][0], fit.cells[0][1], 0.0]]))[0]
+    apex = camera.project(np.array([[fit.cells[0][0], fit.cells[0][1], 1.0]]))[0]
+    assert np.linalg.norm(base - xy[0]) < 1.0
+    assert apex[1] < base[1]  # upright things lean toward the top of a photo taken from the player's side
+
+
+def test_one_piece_gets_one_cell():
+    fit = fit_grid(np.array([[300.0, 200.0]]), spacing_hint=50)
+    assert fit.cells.tolist() == [[0, 0]]

@@ -1,0 +1,68 @@
+import io
+import struct
+import zlib
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from vision import PhotoError, load_photo
+
+
+def encode(rgb: np.ndarray, fmt: str, **kw) -> bytes:
+    buf = io.BytesIO()
+    Image.fromarray(rgb).save(buf, format=fmt, **kw)
+    return buf.getvalue()
+
+
+def gradient(h=300, w=400) -> np.ndarray:
+    rng = np.random.default_rng(7)
+    img = np.zeros((h, w, 3), np.uint8)
+    img[..., 0] = np.linspace(0, 255, w, dtype=np.uint8)[None]
+    img[..., 1] = 80
+    img[..., 2] = rng.integers(0, 255, (h, w), dtype=np.uint8)
+    return img
+
+
+@pytest.mark.parametrize("fmt", ["JPEG", "PNG", "WEBP"])
+def test_formats_decode_to_rgb_and_shrink(fmt):
+    rgb = load_photo(encode(gradient(600, 800), fmt), max_side=400)
+    assert rgb.dtype == np.uint8 and rgb.shape == (300, 400, 3)
+    assert rgb[150, 390, 0] > 200 and rgb[150, 5, 0] < 40  # red grows to the right: RGB order
+
+
+def test_exif_orientation_is_applied():
+    img = gradient(300, 400)
+    exif = Image.Exif()
+    exif[0x0112] = 6  # rotate 90 degrees clockwise for display
+    data = encode(img, "JPEG", exif=exif.tobytes(), quality=95)
+    rgb = load_photo(data, max_side=1000)
+    assert rgb.shape == (400, 300, 3)
+    assert rgb[5, 150, 0] < 40 and rgb[395, 150, 0] > 200  # the left edge is now on top
+
+
+@pytest.mark.parametrize("data, words", [
+    (b"", "empty"),
+    (b"hello, this is a text file\n" * 10, "not a photo"),
+])
+def test_not_a_photo(data, words):
+    with pytest.raises(PhotoError, match=words):
+        load_photo(data)
+
+
+def test_truncated_jpeg():
+    data = encode(gradient(), "JPEG")
+    with pytest.raises(PhotoError, match="truncated|complete"):
+        load_photo(data[: len(data) // 2])
+
+
+def _png_header_only(width: int, height: int) -> bytes:
+    def chunk(kind, body):
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"\0" * 16)) + chunk(b"IEND", b"")
+
+
+def test_huge_png_is_refused_before_decoding():
+    with pytest.raises(PhotoError, match="too large|not a photo"):
+        load_photo(_png_header_only(20000, 20000))
