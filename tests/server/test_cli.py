@@ -74,3 +74,43 @@ def test_rules_lists_all_eighteen():
                         "text": "4 points for every red piece that is next to a blue, green, and yellow piece."}
     code, out, _ = citycam("rules")
     assert "room-to-make-a-big-mistake" in out
+
+
+SAMPLE = Path(__file__).resolve().parents[2] / "sample_images" / "scene_0039.jpg"
+
+
+def test_detect_json_follows_the_contract(tmp_path):
+    overlay = tmp_path / "seen.jpg"
+    code, out, err = citycam("detect", SAMPLE, "--json", "--overlay", overlay, "--rules", "canadian-style")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["game"] == "zoning-out" and data["rules"] == ["canadian-style"]
+    assert {"illegal", "warnings", "pieces"} <= set(data)
+    truth = json.loads(SAMPLE.with_suffix(".json").read_text())["city"]["pieces"]
+    assert len(data["pieces"]) == len(truth)
+    assert all(0 <= p["confidence"] <= 1 for p in data["pieces"])
+    assert overlay.stat().st_size > 10_000
+
+
+def test_detect_prints_a_map_without_json():
+    code, out, _ = citycam("detect", SAMPLE)
+    assert code == 0
+    assert out.splitlines()[-1].endswith("pieces") or "pieces" in out
+
+
+@pytest.mark.parametrize("args, words", [
+    (["detect", EXAMPLE], "not a photo"),
+    (["detect", "/no/such.jpg"], "cannot read"),
+    (["detect", SAMPLE, "--profile", "no-such-profile"], "no profile"),
+    (["calibrate", EXAMPLE, "--out", "x"], "not a photo"),
+])
+def test_detect_and_calibrate_refuse_bad_input_in_one_line(args, words):
+    code, out, err = citycam(*args)
+    assert code == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and words in err
+
+
+def test_calibrate_needs_the_calibration_layout(tmp_path):
+    code, _, err = citycam("calibrate", SAMPLE, "--out", tmp_path / "mine.json")
+    assert code == 2 and "5 x 3 calibration block" in err
+    assert not (tmp_path / "mine.json").exists()
