@@ -23,15 +23,13 @@ from .errors import BoardNotFound
 @dataclass(frozen=True)
 class Blob:
     """One piece candidate. ``center`` is the pixel centroid (x, y); ``pixels`` the (N, 2)
-    int32 array of its (x, y) pixel coordinates; ``feature`` the median log ratio (3,);
-    ``depth`` the largest distance (pixels) from inside the blob to its edge."""
+    int32 array of its (x, y) pixel coordinates; ``feature`` the median log ratio (3,)."""
 
     center: tuple[float, float]
     pixels: np.ndarray
     feature: np.ndarray
     chroma: np.ndarray
     color_index: int
-    depth: float
 
     @property
     def area(self) -> int:
@@ -91,12 +89,12 @@ def find_blobs(log_ratio: np.ndarray, table: np.ndarray, profile: Profile) -> tu
     for k in range(len(COLOR_ORDER)):
         mask = (labels == k).astype(np.uint8)
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-        for region, depth in _split_touching(mask, scale):
+        for region in _split_touching(mask, scale):
             if len(region) < min_area:
                 continue
             xs, ys = region[:, 0], region[:, 1]
             feature = np.median(log_ratio[ys, xs], axis=0)
-            blobs.append(Blob((float(xs.mean()), float(ys.mean())), region, feature, chroma, k, depth))
+            blobs.append(Blob((float(xs.mean()), float(ys.mean())), region, feature, chroma, k))
             if len(blobs) > profile.max_candidates:
                 raise BoardNotFound(f"over {profile.max_candidates} things stand out from the table, far more "
                                     "than a city holds; a busy pattern? try a plain table or cloth")
@@ -138,7 +136,7 @@ def _merge_close(blobs: list[Blob], distance: float, log_ratio: np.ndarray) -> l
                     pixels = np.vstack([a.pixels, b.pixels])
                     feature = np.median(log_ratio[pixels[:, 1], pixels[:, 0]], axis=0)
                     center = (float(pixels[:, 0].mean()), float(pixels[:, 1].mean()))
-                    blobs[i] = Blob(center, pixels, feature, a.chroma, a.color_index, max(a.depth, b.depth))
+                    blobs[i] = Blob(center, pixels, feature, a.chroma, a.color_index)
                     del blobs[j]
                     merged = True
                     break
@@ -168,10 +166,9 @@ def typical_piece_side(labels: np.ndarray) -> float:
     return float(2 * np.median(peaks))
 
 
-def _split_touching(mask: np.ndarray, scale: float) -> list[tuple[np.ndarray, float]]:
+def _split_touching(mask: np.ndarray, scale: float) -> list[np.ndarray]:
     """Connected regions of ``mask`` (uint8 (H, W)), split at distance-transform peaks at
-    least ``0.35 * scale`` apart; each region as an (N, 2) int32 array of (x, y) with its
-    largest distance to the region's edge (pixels)."""
+    least ``0.35 * scale`` apart; each region as an (N, 2) int32 array of (x, y)."""
     ys, xs = np.nonzero(mask)
     if not len(xs):
         return []
@@ -195,6 +192,5 @@ def _split_touching(mask: np.ndarray, scale: float) -> list[tuple[np.ndarray, fl
     for k in range(count - 1):
         flat = order[bounds[k]:bounds[k + 1]]
         if len(flat):
-            region = np.stack([flat % width + x0, flat // width + y0], axis=1).astype(np.int32)
-            regions.append((region, float(dist.ravel()[flat].max())))
+            regions.append(np.stack([flat % width + x0, flat // width + y0], axis=1).astype(np.int32))
     return regions
