@@ -41,7 +41,8 @@ class ColorModel:
 @dataclass(frozen=True)
 class Profile:
     """All thresholds of the vision pipeline. Lengths are in working-image pixels unless
-    the name says ``_frac`` (fraction of the image's long side) or ``_pitch`` (grid pitches)."""
+    the name says ``_frac`` (fraction of the image's long side), ``_pitch`` (grid pitches) or
+    ``_side`` (sides of a typical piece)."""
 
     name: str
     version: int
@@ -52,6 +53,7 @@ class Profile:
     foreground_threshold: float
     min_blob_pitch: float
     label_window_side: float
+    cluster_reach_side: float
     max_candidates: int
     hfov_deg: float
     size_ratios: tuple[float, float, float]

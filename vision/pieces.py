@@ -98,7 +98,7 @@ def find_blobs(log_ratio: np.ndarray, table: np.ndarray, profile: Profile) -> tu
             if len(blobs) > profile.max_candidates:
                 raise BoardNotFound(f"over {profile.max_candidates} things stand out from the table, far more "
                                     "than a city holds; a busy pattern? try a plain table or cloth")
-    return _main_cluster(_merge_close(blobs, 0.6 * scale, log_ratio), 2.5 * scale), scale
+    return _main_cluster(_merge_close(blobs, 0.6 * scale, log_ratio), profile.cluster_reach_side * scale), scale
 
 
 def _main_cluster(blobs: list[Blob], reach: float) -> list[Blob]:
