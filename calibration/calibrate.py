@@ -26,6 +26,7 @@ def calibrate_from_photo(rgb: np.ndarray, profile: Profile, out: str) -> tuple[P
     (a bundled name or a .json path). Returns the path and a plain-text report."""
     import vision
     from vision.colour import table_chroma, table_relative
+    from vision.pieces import outline_mask
 
     try:
         detection = vision.analyze(rgb, profile)
@@ -39,7 +40,7 @@ def calibrate_from_photo(rgb: np.ndarray, profile: Profile, out: str) -> tuple[P
     log_ratio, table = table_relative(rgb, profile)
     features, chromas, colors = [], [], []
     for p in pieces:
-        mask = vision.pieces.outline_mask(rgb.shape[:2], p.outline)
+        mask = outline_mask(rgb.shape[:2], p.outline)
         features.append(np.median(log_ratio[mask], axis=0))
         chromas.append(table_chroma(table[mask]))
         colors.append(LAYOUT_ROWS[p.row])

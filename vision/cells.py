@@ -58,7 +58,7 @@ def read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: fl
     for _ in range(3):
         camera = camera_from_homography(fit.H, image_size, profile.hfov_deg)
         sizes, pitch_mm, predicted = _sizes_and_pitch(camera, fit.cells, areas)
-        anchors = np.array([_base_point(camera, fit, centers[i], fit.cells[i], sizes[i], pitch_mm)
+        anchors = np.array([_base_point(camera, centers[i], fit.cells[i], sizes[i], pitch_mm)
                             for i in range(len(blobs))])
         fit = fit_grid(anchors, spacing_hint)
     camera = camera_from_homography(fit.H, image_size, profile.hfov_deg)
@@ -92,7 +92,7 @@ def _sizes_and_pitch(camera: Camera, cells: np.ndarray, areas: np.ndarray):
     return scores.argmin(axis=1) + 1, float(pitch_mm), predicted
 
 
-def _base_point(camera: Camera, fit: GridFit, center, cell, size: int, pitch_mm: float) -> np.ndarray:
+def _base_point(camera: Camera, center, cell, size: int, pitch_mm: float) -> np.ndarray:
     """Where the base centre is in the image, given the seen centre of a piece of ``size``."""
     colrow = cell.astype(np.float64)
     shape = outline(camera, colrow, int(size), pitch_mm)
@@ -136,7 +136,7 @@ def _assemble(blobs, fit, camera, pitch_mm, colors, confidence, sizes, areas) ->
             lift = None
             if level:
                 lower = readings[-1].size
-                lift = np.array([seat_height_mm(lower, min(lower - 1, 2) or 1)])
+                lift = np.array([seat_height_mm(lower, max(lower - 1, 1))])
             predicted = _predicted_areas(camera, np.array([[col, row]]), pitch_mm, lift)[0]
             scores = size_scores(np.array([area]), predicted[None])
             size = int(scores.argmin()) + 1

@@ -130,14 +130,15 @@ def _plausible(H: np.ndarray, previous: np.ndarray, cells: np.ndarray) -> bool:
     if np.any(w * np.sign(H[2, 2] or 1.0) <= 0):
         return False
     centre = cells.mean(axis=0)
-    for model in (H, previous):
-        p0 = _apply(model, centre[None])[0]
-        jac = np.stack([_apply(model, (centre + d)[None])[0] - p0 for d in ([1, 0], [0, 1])], axis=1)
-        if model is H:
-            det_h = np.linalg.det(jac)
-        else:
-            det_prev = np.linalg.det(jac)
+    det_h, det_prev = (_local_scale(model, centre) for model in (H, previous))
     return det_h > 0 and 0.25 < det_h / det_prev < 4
+
+
+def _local_scale(H: np.ndarray, colrow: np.ndarray) -> float:
+    """Signed area in pixels of one grid cell at ``colrow`` (determinant of the Jacobian)."""
+    p0 = _apply(H, colrow[None])[0]
+    jac = np.stack([_apply(H, (colrow + d)[None])[0] - p0 for d in ([1.0, 0.0], [0.0, 1.0])], axis=1)
+    return float(np.linalg.det(jac))
 
 
 def _weighted_affine(cells, points, weights) -> np.ndarray:
