@@ -51,6 +51,10 @@ class Profile:
     table_sigma_frac: float
     table_threshold: float
     foreground_threshold: float
+    foreground_strong_factor: float
+    absorb_fraction: float
+    split_gap_side: float
+    merge_distance_side: float
     min_blob_pitch: float
     label_window_side: float
     cluster_reach_side: float

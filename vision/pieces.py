@@ -38,17 +38,18 @@ class Blob:
 
 def foreground(log_ratio: np.ndarray, profile: Profile) -> np.ndarray:
     """Pixels that are not table (bool (H, W)), by hysteresis: regions where the log ratio
-    exceeds ``foreground_threshold`` that hold some pixel 1.6 times as far from the table.
+    exceeds ``foreground_threshold`` that hold some pixel ``foreground_strong_factor`` times
+    as far from the table.
 
     Tinted plastic absorbs: some channel must be darker than the table. Things brighter than
     the table in every channel (paper, cards, glare) are not pieces."""
     strength = np.abs(log_ratio).max(axis=2)
-    absorbs = log_ratio.min(axis=2) < -0.5 * profile.foreground_threshold
+    absorbs = log_ratio.min(axis=2) < -profile.absorb_fraction * profile.foreground_threshold
     weak = ((strength > profile.foreground_threshold) & absorbs).astype(np.uint8)
     weak = cv2.morphologyEx(weak, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     count, regions = cv2.connectedComponents(weak, connectivity=8)
     strong = np.zeros(count, bool)
-    strong[regions[strength > 1.6 * profile.foreground_threshold]] = True
+    strong[regions[strength > profile.foreground_strong_factor * profile.foreground_threshold]] = True
     strong[0] = False
     return strong[regions]
 
@@ -89,7 +90,7 @@ def find_blobs(log_ratio: np.ndarray, table: np.ndarray, profile: Profile) -> tu
     for k in range(len(COLOR_ORDER)):
         mask = (labels == k).astype(np.uint8)
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-        for region in _split_touching(mask, scale):
+        for region in _split_touching(mask, scale, profile.split_gap_side):
             if len(region) < min_area:
                 continue
             xs, ys = region[:, 0], region[:, 1]
@@ -98,7 +99,7 @@ def find_blobs(log_ratio: np.ndarray, table: np.ndarray, profile: Profile) -> tu
             if len(blobs) > profile.max_candidates:
                 raise BoardNotFound(f"over {profile.max_candidates} things stand out from the table, far more "
                                     "than a city holds; a busy pattern? try a plain table or cloth")
-    return _main_cluster(_merge_close(blobs, 0.6 * scale, log_ratio), profile.cluster_reach_side * scale), scale
+    return _main_cluster(_merge_close(blobs, profile.merge_distance_side * scale, log_ratio), profile.cluster_reach_side * scale), scale
 
 
 def _main_cluster(blobs: list[Blob], reach: float) -> list[Blob]:
@@ -166,16 +167,16 @@ def typical_piece_side(labels: np.ndarray) -> float:
     return float(2 * np.median(peaks))
 
 
-def _split_touching(mask: np.ndarray, scale: float) -> list[np.ndarray]:
+def _split_touching(mask: np.ndarray, scale: float, gap_side: float) -> list[np.ndarray]:
     """Connected regions of ``mask`` (uint8 (H, W)), split at distance-transform peaks at
-    least ``0.35 * scale`` apart; each region as an (N, 2) int32 array of (x, y)."""
+    least ``gap_side * scale`` apart; each region as an (N, 2) int32 array of (x, y)."""
     ys, xs = np.nonzero(mask)
     if not len(xs):
         return []
     x0, y0 = max(xs.min() - 2, 0), max(ys.min() - 2, 0)
     crop = mask[y0:ys.max() + 3, x0:xs.max() + 3]
     dist = cv2.distanceTransform(crop, cv2.DIST_L2, cv2.DIST_MASK_PRECISE)
-    gap = max(3, int(0.35 * scale))
+    gap = max(3, int(gap_side * scale))
     peaks = (dist == cv2.dilate(dist, np.ones((2 * gap + 1,) * 2, np.uint8))) & (dist >= 0.15 * scale)
     # peaks closer than half the gap are one piece's flat top: join them into one marker
     joined = cv2.dilate(peaks.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (gap | 1, gap | 1)))
