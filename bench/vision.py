@@ -50,8 +50,10 @@ def main() -> None:
     directory = ensure_set(args.seed, args.count) if args.directory is None else args.directory
     photos = sorted(directory.glob("scene_*.jpg"))[:args.count]
     totals, exact, seconds, decode, pieces, by_table = Counter(), 0, [], [], 0, {}
+    set_seed = None
     for k, photo in enumerate(photos):
         truth = json.loads(photo.with_suffix(".json").read_text())
+        set_seed = truth["scene"]["seed"][0]
         data = photo.read_bytes()
         start = time.perf_counter()
         cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
@@ -76,7 +78,7 @@ def main() -> None:
         print(f"\r{k + 1}/{len(photos)} photos, {exact} exact", end="", flush=True)
     print()
     result = {
-        "benchmark": "vision", "seed": args.seed, "photos": len(photos), "pieces": pieces,
+        "benchmark": "vision", "seed": set_seed, "photos": len(photos), "pieces": pieces,
         "exact_share": round(exact / len(photos), 4),
         "errors": {kind: totals[kind] for kind in ERROR_KINDS},
         "piece_error_rate": round(sum(totals.values()) / max(pieces, 1), 5),

@@ -50,6 +50,7 @@ class Profile:
     ring_frac: float
     table_sigma_frac: float
     table_threshold: float
+    table_palette_size: int
     foreground_threshold: float
     foreground_strong_factor: float
     absorb_fraction: float
@@ -59,6 +60,7 @@ class Profile:
     label_window_side: float
     cluster_reach_side: float
     max_candidates: int
+    max_raw_candidates: int
     hfov_deg: float
     size_ratios: tuple[float, float, float]
     max_uncertain_confidence: float

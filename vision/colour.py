@@ -43,6 +43,32 @@ def table_relative(rgb: np.ndarray, profile: Profile) -> tuple[np.ndarray, np.nd
     return np.log(f / table).astype(np.float32), table
 
 
+def table_palette(log_ratio: np.ndarray, profile: Profile) -> np.ndarray:
+    """The table's own colours relative to its local mean: (K, 3) float32 log ratios, the
+    k-means centres of the border ring (where only table is expected). A plain table gives
+    centres near 0; a patterned cloth gives one centre per colour of its pattern."""
+    h, w = log_ratio.shape[:2]
+    m = max(1, int(profile.ring_frac * min(h, w)))
+    ring = np.concatenate([log_ratio[:m].reshape(-1, 3), log_ratio[-m:].reshape(-1, 3),
+                           log_ratio[m:-m, :m].reshape(-1, 3), log_ratio[m:-m, -m:].reshape(-1, 3)])
+    sample = np.ascontiguousarray(ring[:: max(1, len(ring) // 20000)], dtype=np.float32)
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1e-3)
+    rng_state = cv2.getRNGState() if hasattr(cv2, "getRNGState") else None
+    cv2.setRNGSeed(1)  # k-means seeding must not make two runs on one photo differ
+    _, _, centres = cv2.kmeans(sample, profile.table_palette_size, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
+    del rng_state
+    return centres
+
+
+def off_table(log_ratio: np.ndarray, palette: np.ndarray) -> np.ndarray:
+    """How far each pixel is from the nearest table colour: float32 (H, W), the largest
+    channel difference (log units) to the closest palette entry."""
+    out = np.full(log_ratio.shape[:2], np.inf, np.float32)
+    for centre in palette:
+        np.minimum(out, np.abs(log_ratio - centre).max(axis=2), out=out)
+    return out
+
+
 def table_chroma(table_rgb: np.ndarray) -> np.ndarray:
     """Chromaticity of a table colour: (3,) log RGB minus its mean, float64."""
     lg = np.log(np.asarray(table_rgb, dtype=np.float64).reshape(-1, 3).mean(axis=0))

@@ -16,7 +16,7 @@ from calibration import Profile
 from calibration.profile import COLOR_ORDER
 
 from .classify import classify_colors
-from .colour import table_chroma
+from .colour import off_table, table_chroma, table_palette
 from .errors import BoardNotFound
 
 
@@ -37,13 +37,13 @@ class Blob:
 
 
 def foreground(log_ratio: np.ndarray, profile: Profile) -> np.ndarray:
-    """Pixels that are not table (bool (H, W)), by hysteresis: regions where the log ratio
-    exceeds ``foreground_threshold`` that hold some pixel ``foreground_strong_factor`` times
-    as far from the table.
+    """Pixels that are not table (bool (H, W)), by hysteresis: regions farther than
+    ``foreground_threshold`` from every colour of the table's palette (its pattern, see
+    ``colour.table_palette``) that hold some pixel ``foreground_strong_factor`` times as far.
 
     Tinted plastic absorbs: some channel must be darker than the table. Things brighter than
     the table in every channel (paper, cards, glare) are not pieces."""
-    strength = np.abs(log_ratio).max(axis=2)
+    strength = off_table(log_ratio, table_palette(log_ratio, profile))
     absorbs = log_ratio.min(axis=2) < -profile.absorb_fraction * profile.foreground_threshold
     weak = ((strength > profile.foreground_threshold) & absorbs).astype(np.uint8)
     weak = cv2.morphologyEx(weak, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
@@ -96,10 +96,64 @@ def find_blobs(log_ratio: np.ndarray, table: np.ndarray, profile: Profile) -> tu
             xs, ys = region[:, 0], region[:, 1]
             feature = np.median(log_ratio[ys, xs], axis=0)
             blobs.append(Blob((float(xs.mean()), float(ys.mean())), region, feature, chroma, k))
-            if len(blobs) > profile.max_candidates:
-                raise BoardNotFound(f"over {profile.max_candidates} things stand out from the table, far more "
-                                    "than a city holds; a busy pattern? try a plain table or cloth")
-    return _main_cluster(_merge_close(blobs, profile.merge_distance_side * scale, log_ratio), profile.cluster_reach_side * scale), scale
+            if len(blobs) > profile.max_raw_candidates:
+                raise _too_busy(profile.max_raw_candidates)
+    city = _main_cluster(_merge_close(blobs, profile.merge_distance_side * scale, log_ratio),
+                         profile.cluster_reach_side * scale)
+    if len(city) > profile.max_candidates:
+        raise _too_busy(profile.max_candidates)
+    return city, scale
+
+
+def _too_busy(count: int) -> BoardNotFound:
+    return BoardNotFound(f"over {count} things stand out from the table, far more than a city holds; "
+                         "a busy pattern? try a plain table or cloth")
+
+
+def _main_cluster(blobs: list[Blob], reach: float) -> list[Blob]:
+    """The largest group of candidates linked by gaps under ``reach`` pixels: the city.
+    Candidates far from it are things on the table that are not part of the city."""
+    if len(blobs) < 2:
+        return blobs
+    centers = np.array([b.center for b in blobs])
+    groups = _linked_groups(np.linalg.norm(centers[:, None] - centers[None], axis=2) < reach)
+    return [blobs[i] for i in max(groups, key=len)]
+
+
+def _merge_close(blobs: list[Blob], distance: float, log_ratio: np.ndarray) -> list[Blob]:
+    """Merge same-coloured candidates whose centres are closer than ``distance`` pixels (and
+    chains of them): one piece split in two by a highlight or an edge."""
+    if len(blobs) < 2:
+        return blobs
+    centers = np.array([b.center for b in blobs])
+    colors = np.array([b.color_index for b in blobs])
+    close = (np.linalg.norm(centers[:, None] - centers[None], axis=2) < distance) & (colors[:, None] == colors[None])
+    merged = []
+    for group in _linked_groups(close):
+        if len(group) == 1:
+            merged.append(blobs[group[0]])
+            continue
+        pixels = np.vstack([blobs[i].pixels for i in group])
+        feature = np.median(log_ratio[pixels[:, 1], pixels[:, 0]], axis=0)
+        center = (float(pixels[:, 0].mean()), float(pixels[:, 1].mean()))
+        merged.append(Blob(center, pixels, feature, blobs[group[0]].chroma, blobs[group[0]].color_index))
+    return merged
+
+
+def _linked_groups(linked: np.ndarray) -> list[list[int]]:
+    """Connected groups of a symmetric (N, N) bool link matrix, each a sorted index list."""
+    group = -np.ones(len(linked), int)
+    for start in range(len(linked)):
+        if group[start] >= 0:
+            continue
+        group[start] = start
+        stack = [start]
+        while stack:
+            i = stack.pop()
+            for j in np.flatnonzero(linked[i] & (group < 0)):
+                group[j] = start
+                stack.append(j)
+    return [list(np.flatnonzero(group == g)) for g in np.unique(group)]
 
 
 def _main_cluster(blobs: list[Blob], reach: float) -> list[Blob]:
