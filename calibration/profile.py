@@ -62,6 +62,7 @@ class Profile:
     max_candidates: int
     max_raw_candidates: int
     hfov_deg: float
+    size_prior_margin: float
     size_ratios: tuple[float, float, float]
     max_uncertain_confidence: float
     colors: ColorModel

@@ -6,6 +6,7 @@ sees of a piece is off its base centre). Fit, model and correction are repeated 
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import cv2
@@ -13,13 +14,14 @@ import numpy as np
 
 from calibration import Profile
 
-from .classify import classify_colors, size_confidence, size_scores
+from .classify import classify_colors, limit_sizes, size_confidence, size_scores
 from .grid import Camera, GridFit, camera_from_homography, fit_grid
 from .model import outline, polygon_area_centroid, seat_height_mm
 from .pieces import Blob
 
 PITCH_MM_CHOICES = np.arange(26.0, 43.0, 1.0)
 SIZES = (1, 2, 3)
+PER_KIND = 3  # pieces of one colour and size in a standard set
 
 
 @dataclass(frozen=True)
@@ -53,9 +55,7 @@ def read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: fl
     centers = np.array([b.center for b in blobs])
     areas = np.array([b.area for b in blobs], np.float64)
     fit = fit_grid(centers, spacing_hint)
-    sizes = np.full(len(blobs), 2)
-    pitch_mm = 32.0
-    for _ in range(3):
+    for _ in range(3):  # model the pieces, move each anchor to its base centre, refit
         camera = camera_from_homography(fit.H, image_size, profile.hfov_deg)
         sizes, pitch_mm, predicted = _sizes_and_pitch(camera, fit.cells, areas)
         anchors = np.array([_base_point(camera, centers[i], fit.cells[i], sizes[i], pitch_mm)
@@ -64,7 +64,8 @@ def read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: fl
     camera = camera_from_homography(fit.H, image_size, profile.hfov_deg)
     sizes, pitch_mm, predicted = _sizes_and_pitch(camera, fit.cells, areas)
     size_conf = size_confidence(size_scores(areas, predicted), sizes - 1)
-    pieces = _assemble(blobs, fit, camera, pitch_mm, colors, color_conf * size_conf, sizes, areas)
+    pieces = _assemble(blobs, fit, camera, pitch_mm, colors, color_conf * size_conf, areas)
+    pieces = _respect_supply(pieces, camera, pitch_mm, profile.size_prior_margin)
     return CityReading(fit, camera, pitch_mm, pieces)
 
 
@@ -117,9 +118,10 @@ def _looks_stacked(lower: np.ndarray, upper: np.ndarray) -> bool:
     return (ring & canvas).sum() >= 0.6 * ring.sum()
 
 
-def _assemble(blobs, fit, camera, pitch_mm, colors, confidence, sizes, areas) -> list[Reading]:
+def _assemble(blobs, fit, camera, pitch_mm, colors, confidence, areas) -> list[tuple[Reading, np.ndarray]]:
     """One reading per cell and level: same-coloured candidates in one cell are merged, two
-    colours in one cell are a stack (the larger below)."""
+    colours in one cell are a stack (the larger below). Each reading comes with its (3,)
+    size mismatches."""
     by_cell: dict[tuple[int, int], list[int]] = {}
     for i, cell in enumerate(fit.cells):
         by_cell.setdefault((int(cell[0]), int(cell[1])), []).append(i)
@@ -135,13 +137,13 @@ def _assemble(blobs, fit, camera, pitch_mm, colors, confidence, sizes, areas) ->
             area = areas[idx].sum()
             lift = None
             if level:
-                lower = readings[-1].size
+                lower = readings[-1][0].size
                 lift = np.array([seat_height_mm(lower, max(lower - 1, 1))])
             predicted = _predicted_areas(camera, np.array([[col, row]]), pitch_mm, lift)[0]
             scores = size_scores(np.array([area]), predicted[None])
             size = int(scores.argmin()) + 1
             if level:
-                size = min(size, readings[-1].size - 1)
+                size = min(size, readings[-1][0].size - 1)
                 if size < 1:
                     continue
             pixels = np.vstack([blobs[i].pixels for i in idx])
@@ -149,5 +151,21 @@ def _assemble(blobs, fit, camera, pitch_mm, colors, confidence, sizes, areas) ->
             shape = outline(camera, np.array([col, row], np.float64), size, pitch_mm,
                             0.0 if lift is None else float(lift[0]))
             conf = float(np.max(confidence[idx]))
-            readings.append(Reading(col, row, color, size, level, conf, center, shape))
+            readings.append((Reading(col, row, color, size, level, conf, center, shape), scores[0]))
     return readings
+
+
+def _respect_supply(readings, camera: Camera, pitch_mm: float, margin: float) -> list[Reading]:
+    """Ambiguous sizes of pieces on the table yield to the supply of 3 per colour and size."""
+    out = [r for r, _ in readings]
+    for color in {r.color_index for r in out}:
+        idx = [k for k, (r, _) in enumerate(readings) if r.color_index == color and r.level == 0]
+        if len(idx) < 2:
+            continue
+        sizes = limit_sizes(np.array([readings[k][1] for k in idx]), PER_KIND, margin) + 1
+        for k, size in zip(idx, sizes):
+            r = out[k]
+            if size != r.size:
+                shape = outline(camera, np.array([r.col, r.row], np.float64), int(size), pitch_mm)
+                out[k] = dataclasses.replace(r, size=int(size), outline=shape)
+    return out

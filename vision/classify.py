@@ -36,21 +36,22 @@ def classify_colors(features: np.ndarray, chromas: np.ndarray, model: ColorModel
     return labels, _confidence(dist, labels, model.spread), offset
 
 
-def _capacity_limited(dist: np.ndarray) -> np.ndarray:
-    """Nearest colour per row of ``dist`` (N, 5), moving the cheapest extras of any colour
-    above MAX_PER_COLOR to their next colour with room."""
+def _capacity_limited(dist: np.ndarray, capacity: int = MAX_PER_COLOR, max_cost: float = np.inf) -> np.ndarray:
+    """Nearest class per row of ``dist`` (N, K), moving the cheapest extras of any class
+    above ``capacity`` to their next class with room, as long as a move costs under
+    ``max_cost`` (in ``dist`` units)."""
     labels = dist.argmin(axis=1)
     order = np.argsort(dist, axis=1)
     for _ in range(len(dist)):
         counts = np.bincount(labels, minlength=dist.shape[1])
-        full = np.flatnonzero(counts > MAX_PER_COLOR)
+        full = np.flatnonzero(counts > capacity)
         if not len(full):
             break
         members = np.flatnonzero(labels == full[0])
-        best_move, best_cost = None, np.inf
+        best_move, best_cost = None, max_cost
         for i in members:
             for k in order[i]:
-                if counts[k] < MAX_PER_COLOR:
+                if counts[k] < capacity:
                     cost = dist[i, k] - dist[i, labels[i]]
                     if cost < best_cost:
                         best_move, best_cost = (i, k), cost
@@ -59,6 +60,14 @@ def _capacity_limited(dist: np.ndarray) -> np.ndarray:
             break
         labels[best_move[0]] = best_move[1]
     return labels
+
+
+def limit_sizes(scores: np.ndarray, per_size: int, max_cost: float) -> np.ndarray:
+    """Sizes (0..2) for pieces of one colour from their (N, 3) size mismatches, where no size
+    may hold more than ``per_size`` pieces (the set's supply) unless every move would cost
+    ``max_cost`` or more: an ambiguous reading yields to the supply, a clear one does not
+    (a real surplus must still be flagged as illegal)."""
+    return _capacity_limited(scores, per_size, max_cost)
 
 
 def _confidence(dist: np.ndarray, labels: np.ndarray, spread: float) -> np.ndarray:
