@@ -41,8 +41,8 @@ class ColorModel:
 @dataclass(frozen=True)
 class Profile:
     """All thresholds of the vision pipeline. Lengths are in working-image pixels unless
-    the name says ``_frac`` (fraction of the image's long side), ``_pitch`` (grid pitches) or
-    ``_side`` (sides of a typical piece)."""
+    the name says ``_frac`` (fraction of the image's long side) or ``_side`` (sides of a
+    typical piece); thresholds on colour are in natural-log ratio units."""
 
     name: str
     version: int
@@ -56,14 +56,13 @@ class Profile:
     absorb_fraction: float
     split_gap_side: float
     merge_distance_side: float
-    min_blob_pitch: float
+    min_blob_side: float
     label_window_side: float
     cluster_reach_side: float
     max_candidates: int
     max_raw_candidates: int
     hfov_deg: float
     size_prior_margin: float
-    size_ratios: tuple[float, float, float]
     max_uncertain_confidence: float
     colors: ColorModel
 
@@ -97,7 +96,6 @@ def profile_from_json(data: dict, source: str = "profile") -> Profile:
                            spread=float(colors["spread"]))
         names = {f.name for f in fields(Profile)} - {"colors"}
         values = {k: data[k] for k in names}
-        values["size_ratios"] = tuple(map(float, values["size_ratios"]))
         return Profile(colors=model, **values)
     except KeyError as exc:
         raise ProfileError(f"{source}: the profile has no {exc.args[0]!r}") from None

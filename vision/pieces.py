@@ -80,12 +80,12 @@ def find_blobs(log_ratio: np.ndarray, table: np.ndarray, profile: Profile) -> tu
     count, regions = cv2.connectedComponents(fg.astype(np.uint8), connectivity=4)
     sizes = np.bincount(regions.ravel(), minlength=count)
     medians = [np.median(log_ratio[regions == k], axis=0) for k in range(1, count)
-               if sizes[k] >= (profile.min_blob_pitch * scale) ** 2]
+               if sizes[k] >= (profile.min_blob_side * scale) ** 2]
     if medians:
         _, _, offset = classify_colors(np.array(medians), np.tile(chroma, (len(medians), 1)), profile.colors)
         expected = expected + offset
     labels = pixel_labels(log_ratio, fg, expected, max(5, int(profile.label_window_side * scale) | 1))
-    min_area = (profile.min_blob_pitch * scale) ** 2
+    min_area = (profile.min_blob_side * scale) ** 2
     blobs: list[Blob] = []
     for k in range(len(COLOR_ORDER)):
         mask = (labels == k).astype(np.uint8)
