@@ -156,50 +156,6 @@ def _linked_groups(linked: np.ndarray) -> list[list[int]]:
     return [list(np.flatnonzero(group == g)) for g in np.unique(group)]
 
 
-def _main_cluster(blobs: list[Blob], reach: float) -> list[Blob]:
-    """The largest group of candidates linked by gaps under ``reach`` pixels: the city.
-    Candidates far from it are things on the table that are not part of the city."""
-    if len(blobs) < 2:
-        return blobs
-    centers = np.array([b.center for b in blobs])
-    linked = np.linalg.norm(centers[:, None] - centers[None], axis=2) < reach
-    group = -np.ones(len(blobs), int)
-    for start in range(len(blobs)):
-        if group[start] >= 0:
-            continue
-        group[start] = start
-        stack = [start]
-        while stack:
-            i = stack.pop()
-            for j in np.flatnonzero(linked[i] & (group < 0)):
-                group[j] = start
-                stack.append(j)
-    biggest = np.bincount(group).argmax()
-    return [b for b, g in zip(blobs, group) if g == biggest]
-
-
-def _merge_close(blobs: list[Blob], distance: float, log_ratio: np.ndarray) -> list[Blob]:
-    """Merge same-coloured candidates whose centres are closer than ``distance`` pixels:
-    one piece split in two by a highlight or an edge."""
-    merged = True
-    while merged:
-        merged = False
-        for i in range(len(blobs)):
-            for j in range(i + 1, len(blobs)):
-                a, b = blobs[i], blobs[j]
-                if a.color_index == b.color_index and np.hypot(a.center[0] - b.center[0], a.center[1] - b.center[1]) < distance:
-                    pixels = np.vstack([a.pixels, b.pixels])
-                    feature = np.median(log_ratio[pixels[:, 1], pixels[:, 0]], axis=0)
-                    center = (float(pixels[:, 0].mean()), float(pixels[:, 1].mean()))
-                    blobs[i] = Blob(center, pixels, feature, a.chroma, a.color_index)
-                    del blobs[j]
-                    merged = True
-                    break
-            if merged:
-                break
-    return blobs
-
-
 def outline_mask(shape: tuple[int, int], outline: np.ndarray) -> np.ndarray:
     """bool (H, W) mask of the convex ``outline`` ((K, 2) (x, y)), eroded by one pixel so
     that it holds the piece and not its edge."""
