@@ -1,6 +1,5 @@
 """Table-relative colour, colour classification and candidate finding on small synthetic
 photos: a lit table with pieces drawn as squares tinted like the default profile says."""
-import cv2
 import numpy as np
 import pytest
 
