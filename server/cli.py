@@ -62,13 +62,17 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _read_bytes(path: str) -> bytes:
+    try:
+        return Path(path).read_bytes()
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
 def _read_city(path: str):
     from scorer import CityError, parse_city
 
-    try:
-        text = Path(path).read_bytes()
-    except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    text = _read_bytes(path)
     try:
         return parse_city(text)
     except CityError as exc:
@@ -119,10 +123,7 @@ def _profile(name):
 def _read_photo(path: str, profile):
     import vision
 
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    data = _read_bytes(path)
     try:
         return vision.load_photo(data, profile.working_side)
     except vision.VisionError as exc:

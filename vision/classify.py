@@ -71,6 +71,8 @@ def limit_sizes(scores: np.ndarray, per_size: int, max_cost: float) -> np.ndarra
 
 
 def _confidence(dist: np.ndarray, labels: np.ndarray, spread: float) -> np.ndarray:
+    """Probability of each chosen label under Gaussian likelihoods of width ``spread``:
+    ``dist`` (N, K) distances, ``labels`` (N,) chosen columns."""
     logits = -0.5 * (dist / max(spread, 1e-6)) ** 2
     logits -= logits.max(axis=1, keepdims=True)
     prob = np.exp(logits)
@@ -86,8 +88,4 @@ def size_scores(measured_area: np.ndarray, predicted_area: np.ndarray) -> np.nda
 
 def size_confidence(scores: np.ndarray, sizes: np.ndarray, tolerance: float = 0.12) -> np.ndarray:
     """Confidence of each chosen size (index into 0..2) from its log-area mismatches."""
-    logits = -0.5 * (scores / tolerance) ** 2
-    logits -= logits.max(axis=1, keepdims=True)
-    prob = np.exp(logits)
-    prob /= prob.sum(axis=1, keepdims=True)
-    return prob[np.arange(len(sizes)), sizes]
+    return _confidence(scores, sizes, tolerance)
