@@ -77,15 +77,15 @@ def find_blobs(log_ratio: np.ndarray, table: np.ndarray, profile: Profile) -> tu
     chroma = table_chroma(table[~fg] if (~fg).any() else table.reshape(-1, 3))
     expected = profile.colors.prototype_array() + np.array(profile.colors.table_gain) @ chroma
     scale = typical_piece_side(fg.astype(np.int8) - 1)
+    min_area = (profile.min_blob_side * scale) ** 2
     count, regions = cv2.connectedComponents(fg.astype(np.uint8), connectivity=4)
-    sizes = np.bincount(regions.ravel(), minlength=count)
-    medians = [np.median(log_ratio[regions == k], axis=0) for k in range(1, count)
-               if sizes[k] >= (profile.min_blob_side * scale) ** 2]
+    pixels = log_ratio.reshape(-1, 3)
+    medians = [np.median(pixels[flat], axis=0) for flat in _pixels_by_label(regions, count)
+               if len(flat) >= min_area]
     if medians:
         _, _, offset = classify_colors(np.array(medians), np.tile(chroma, (len(medians), 1)), profile.colors)
         expected = expected + offset
     labels = pixel_labels(log_ratio, fg, expected, max(5, int(profile.label_window_side * scale) | 1))
-    min_area = (profile.min_blob_side * scale) ** 2
     blobs: list[Blob] = []
     for k in range(len(COLOR_ORDER)):
         mask = (labels == k).astype(np.uint8)
@@ -194,14 +194,15 @@ def _split_touching(mask: np.ndarray, scale: float, gap_side: float) -> list[np.
     if count <= 1:
         return []
     markers = watershed(-dist, markers, mask=crop > 0, connectivity=1)
-    labels = markers.ravel()
-    order = np.argsort(labels, kind="stable")
-    bounds = np.searchsorted(labels[order], np.arange(1, count + 1))
-    bounds = np.append(bounds, len(labels))
     width = crop.shape[1]
-    regions = []
-    for k in range(count - 1):
-        flat = order[bounds[k]:bounds[k + 1]]
-        if len(flat):
-            regions.append(np.stack([flat % width + x0, flat // width + y0], axis=1).astype(np.int32))
-    return regions
+    return [np.stack([flat % width + x0, flat // width + y0], axis=1).astype(np.int32)
+            for flat in _pixels_by_label(markers, count) if len(flat)]
+
+
+def _pixels_by_label(labels: np.ndarray, count: int) -> list[np.ndarray]:
+    """Flat pixel indices of each label 1..count-1 of ``labels`` (int (H, W)), in one sort
+    instead of one full-image comparison per label."""
+    flat = labels.ravel()
+    order = np.argsort(flat, kind="stable")
+    bounds = np.searchsorted(flat[order], np.arange(1, count + 1))
+    return [order[bounds[k]:bounds[k + 1]] for k in range(count - 1)]
