@@ -23,10 +23,7 @@ def table_relative(rgb: np.ndarray, profile: Profile) -> tuple[np.ndarray, np.nd
     """
     f = rgb.astype(np.float32) + _EPS
     h, w = f.shape[:2]
-    ring = np.ones((h, w), bool)
-    m = max(1, int(profile.ring_frac * min(h, w)))
-    ring[m:-m, m:-m] = False
-    global_table = np.median(f[ring], axis=0)
+    global_table = np.median(_border_ring(f, profile), axis=0)
     # The table varies slowly: estimate it on a small copy (1/8 size), then scale it back up.
     shrink = 8
     small = cv2.resize(f, (max(1, w // shrink), max(1, h // shrink)), interpolation=cv2.INTER_AREA)
@@ -47,17 +44,21 @@ def table_palette(log_ratio: np.ndarray, profile: Profile) -> np.ndarray:
     """The table's own colours relative to its local mean: (K, 3) float32 log ratios, the
     k-means centres of the border ring (where only table is expected). A plain table gives
     centres near 0; a patterned cloth gives one centre per colour of its pattern."""
-    h, w = log_ratio.shape[:2]
-    m = max(1, int(profile.ring_frac * min(h, w)))
-    ring = np.concatenate([log_ratio[:m].reshape(-1, 3), log_ratio[-m:].reshape(-1, 3),
-                           log_ratio[m:-m, :m].reshape(-1, 3), log_ratio[m:-m, -m:].reshape(-1, 3)])
+    ring = _border_ring(log_ratio, profile)
     sample = np.ascontiguousarray(ring[:: max(1, len(ring) // 20000)], dtype=np.float32)
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1e-3)
-    rng_state = cv2.getRNGState() if hasattr(cv2, "getRNGState") else None
     cv2.setRNGSeed(1)  # k-means seeding must not make two runs on one photo differ
     _, _, centres = cv2.kmeans(sample, profile.table_palette_size, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
-    del rng_state
     return centres
+
+
+def _border_ring(image: np.ndarray, profile: Profile) -> np.ndarray:
+    """(N, 3) pixels of the border ring, ``ring_frac`` of the short side wide, where only
+    table is expected: top rows, bottom rows, then the left and right columns between."""
+    h, w = image.shape[:2]
+    m = max(1, int(profile.ring_frac * min(h, w)))
+    return np.concatenate([image[:m].reshape(-1, 3), image[-m:].reshape(-1, 3),
+                           image[m:-m, :m].reshape(-1, 3), image[m:-m, -m:].reshape(-1, 3)])
 
 
 def off_table(log_ratio: np.ndarray, palette: np.ndarray) -> np.ndarray:
