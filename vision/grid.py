@@ -23,22 +23,6 @@ class GridFit:
     cells: np.ndarray
     residual: np.ndarray
 
-    def to_image(self, colrow: np.ndarray) -> np.ndarray:
-        """(N, 2) grid (col, row) -> (N, 2) image (x, y)."""
-        return _apply(self.H, colrow)
-
-    def to_grid(self, xy: np.ndarray) -> np.ndarray:
-        """(N, 2) image (x, y) -> (N, 2) grid (col, row), continuous."""
-        return _apply(np.linalg.inv(self.H), xy)
-
-    def pitch_px(self, colrow: np.ndarray) -> np.ndarray:
-        """(N,) local pitch in pixels at grid points (geometric mean of the two axes)."""
-        colrow = np.asarray(colrow, np.float64)
-        p0 = self.to_image(colrow)
-        dx = np.linalg.norm(self.to_image(colrow + [1, 0]) - p0, axis=1)
-        dy = np.linalg.norm(self.to_image(colrow + [0, 1]) - p0, axis=1)
-        return np.sqrt(dx * dy)
-
 
 def _apply(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
     pts = np.asarray(pts, np.float64).reshape(-1, 2)
@@ -46,17 +30,17 @@ def _apply(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
     return out[:, :2] / out[:, 2:3]
 
 
-def fit_grid(points: np.ndarray, spacing_hint: float, weights: np.ndarray | None = None) -> GridFit:
+def fit_grid(points: np.ndarray, spacing_hint: float) -> GridFit:
     """Fit the grid to piece anchor points.
 
     ``points``: (N, 2) image (x, y); ``spacing_hint``: rough pitch in pixels, used when there
-    are too few points to measure it; ``weights``: (N,) trust in each point (default 1).
+    are too few points to measure it.
     Raises :class:`BoardNotFound` when there are no points.
     """
     points = np.asarray(points, np.float64)
     if not len(points):
         raise BoardNotFound("no pieces were found on the table")
-    weights = np.ones(len(points)) if weights is None else np.asarray(weights, np.float64)
+    weights = np.ones(len(points))
     theta, pitch = _orientation_and_pitch(points, spacing_hint)
     seed = points[np.argmin(np.linalg.norm(points - np.median(points, axis=0), axis=1))]
     c, s = np.cos(theta), np.sin(theta)
@@ -73,8 +57,9 @@ def fit_grid(points: np.ndarray, spacing_hint: float, weights: np.ndarray | None
     if not np.all(np.isfinite(H)):
         raise BoardNotFound("the pieces do not sit on a grid that could be found")
     for _ in range(3):
-        cells = np.round(_apply(np.linalg.inv(H), points)).astype(np.int64)
-        residual = np.linalg.norm(_apply(np.linalg.inv(H), points) - cells, axis=1)
+        grid = _apply(np.linalg.inv(H), points)
+        cells = np.round(grid).astype(np.int64)
+        residual = np.linalg.norm(grid - cells, axis=1)
         trust = weights * np.clip(1.5 - 2.5 * residual, 0.05, 1.0)
         H = _fit_model(cells, points, trust, H)
     grid = _apply(np.linalg.inv(H), points)
