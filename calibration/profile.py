@@ -12,9 +12,11 @@ from pathlib import Path
 
 import numpy as np
 
+from scorer import COLORS
+
 PROFILE_DIR = Path(__file__).parent / "profiles"
 FORMAT_VERSION = 1
-COLOR_ORDER = ("red", "yellow", "green", "blue", "black")
+COLOR_ORDER = COLORS  # the scorer's colour order indexes every colour array in vision
 
 
 class ProfileError(ValueError):

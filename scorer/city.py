@@ -38,12 +38,6 @@ class Piece:
     def cell(self) -> Cell:
         return (self.row, self.col)
 
-    def describe(self) -> str:
-        """Plain words, e.g. 'large red at row 2, col 0'."""
-        where = f"row {self.row}, col {self.col}"
-        on_top = " (stacked)" if self.level else ""
-        return f"{SIZE_NAMES[self.size]} {self.color} at {where}{on_top}"
-
     def to_json(self) -> dict:
         out = {"row": self.row, "col": self.col, "color": self.color, "size": self.size}
         if self.level:

@@ -164,10 +164,12 @@ def _write_overlay(path: str, rgb) -> None:
 
 
 def _city_map(detected: dict) -> str:
-    """The detected city as a text map (R3 = large red, ^ = stacked on the piece below)."""
+    """The detected city as a text map (R3 = large red, R3/B1 = a small blue stacked on it)."""
+    from scorer import COLORS
+
     cells: dict[tuple[int, int], str] = {}
     for p in detected["pieces"]:
-        token = "RYGBK"["red yellow green blue black".split().index(p["color"])] + str(p["size"])
+        token = "RYGBK"[COLORS.index(p["color"])] + str(p["size"])
         key = (p["row"], p["col"])
         cells[key] = cells[key] + "/" + token if key in cells else token
     rows = 1 + max((r for r, _ in cells), default=-1)
