@@ -17,13 +17,13 @@ def compare(truth: list[dict], found: list[dict]) -> Counter:
     """Errors of ``found`` against ``truth`` (lists of city pieces), at the shift of ``found``
     that puts the most pieces on the right cells. Returns a Counter over ERROR_KINDS."""
     true_cells = _cells(truth)
+    # each distinct shift once, in the order first met (ties keep the first shift)
+    shifts = dict.fromkeys((tr - p["row"], tc - p["col"]) for tr, tc in true_cells for p in found)
     best = None
-    for tr, tc in true_cells:
-        for p in found:
-            dr, dc = tr - p["row"], tc - p["col"]
-            errors = _errors(true_cells, _cells([dict(q, row=q["row"] + dr, col=q["col"] + dc) for q in found]))
-            if best is None or sum(errors.values()) < sum(best.values()):
-                best = errors
+    for dr, dc in shifts:
+        errors = _errors(true_cells, _cells([dict(q, row=q["row"] + dr, col=q["col"] + dc) for q in found]))
+        if best is None or sum(errors.values()) < sum(best.values()):
+            best = errors
     if best is None:
         best = Counter(missed=len(truth), phantom=len(found))
     return best
