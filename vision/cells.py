@@ -54,13 +54,14 @@ def read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: fl
                                          np.array([b.chroma for b in blobs]), profile.colors)
     centers = np.array([b.center for b in blobs])
     areas = np.array([b.area for b in blobs], np.float64)
-    fit = fit_grid(centers, spacing_hint)
+    trust = np.clip(areas / np.median(areas), 0.2, 1.0)  # fragments count for less
+    fit = fit_grid(centers, spacing_hint, trust)
     for _ in range(3):  # model the pieces, move each anchor to its base centre, refit
         camera = camera_from_homography(fit.H, image_size, profile.hfov_deg)
         sizes, pitch_mm, predicted = _sizes_and_pitch(camera, fit.cells, areas)
         anchors = np.array([_base_point(camera, centers[i], fit.cells[i], sizes[i], pitch_mm)
                             for i in range(len(blobs))])
-        fit = fit_grid(anchors, spacing_hint)
+        fit = fit_grid(anchors, spacing_hint, trust)
     camera = camera_from_homography(fit.H, image_size, profile.hfov_deg)
     sizes, pitch_mm, predicted = _sizes_and_pitch(camera, fit.cells, areas)
     size_conf = size_confidence(size_scores(areas, predicted), sizes - 1)

@@ -23,12 +23,12 @@ def table_relative(rgb: np.ndarray, profile: Profile) -> tuple[np.ndarray, np.nd
     """
     f = rgb.astype(np.float32) + _EPS
     h, w = f.shape[:2]
-    global_table = np.median(_border_ring(f, profile), axis=0)
     # The table varies slowly: estimate it on a small copy (1/8 size), then scale it back up.
     shrink = 8
     small = cv2.resize(f, (max(1, w // shrink), max(1, h // shrink)), interpolation=cv2.INTER_AREA)
     sigma = profile.table_sigma_frac * max(h, w) / shrink
-    estimate = np.broadcast_to(global_table, small.shape)
+    global_table = np.exp(_smooth_surface(np.log(small)))
+    estimate = global_table
     for _ in range(2):  # estimate, mask what is not table, re-estimate
         not_table = np.abs(np.log(small / estimate)).max(axis=2) > profile.table_threshold
         not_table = cv2.dilate(not_table.astype(np.uint8), np.ones((3, 3), np.uint8))
@@ -38,6 +38,27 @@ def table_relative(rgb: np.ndarray, profile: Profile) -> tuple[np.ndarray, np.nd
         estimate = np.where(den > 0.05, num / np.maximum(den, 1e-6), global_table).astype(np.float32)
     table = cv2.resize(estimate, (w, h), interpolation=cv2.INTER_LINEAR)
     return np.log(f / table).astype(np.float32), table
+
+
+def _smooth_surface(log_image: np.ndarray, degree: int = 4, rounds: int = 6) -> np.ndarray:
+    """A smooth fit of the table's light falloff: a polynomial of ``degree`` in (x, y) per
+    channel, fitted to ``log_image`` (float32 (h, w, 3)) by iteratively reweighted least
+    squares (Tukey's biweight on the largest channel residual), so that pieces and other
+    compact things barely pull it. A spotlight or vignette is near quadratic in log units.
+    Returns float32 (h, w, 3)."""
+    h, w = log_image.shape[:2]
+    ys, xs = np.mgrid[0:h, 0:w]
+    u, v = (2 * xs.ravel() / max(w - 1, 1) - 1), (2 * ys.ravel() / max(h - 1, 1) - 1)
+    basis = np.stack([u ** i * v ** j for i in range(degree + 1) for j in range(degree + 1 - i)], axis=1)
+    values = log_image.reshape(-1, 3).astype(np.float64)
+    weights = np.ones(len(values))
+    for _ in range(rounds):
+        root = np.sqrt(weights)[:, None]
+        coef, *_ = np.linalg.lstsq(basis * root, values * root, rcond=None)
+        residual = np.abs(values - basis @ coef).max(axis=1)
+        spread = 4.685 * max(1.4826 * np.median(residual), 0.02)
+        weights = np.clip(1 - (residual / spread) ** 2, 0, None) ** 2
+    return (basis @ coef).reshape(h, w, 3).astype(np.float32)
 
 
 def table_palette(log_ratio: np.ndarray, profile: Profile) -> np.ndarray:

@@ -30,19 +30,20 @@ def _apply(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
     return out[:, :2] / out[:, 2:3]
 
 
-def fit_grid(points: np.ndarray, spacing_hint: float) -> GridFit:
+def fit_grid(points: np.ndarray, spacing_hint: float, weights: np.ndarray | None = None) -> GridFit:
     """Fit the grid to piece anchor points.
 
     ``points``: (N, 2) image (x, y); ``spacing_hint``: rough pitch in pixels, used when there
-    are too few points to measure it.
+    are too few points to measure it; ``weights``: (N,) how much each point is to be trusted
+    (1 for a whole piece, less for a fragment).
     Raises :class:`BoardNotFound` when there are no points.
     """
     points = np.asarray(points, np.float64)
     if not len(points):
         raise BoardNotFound("no pieces were found on the table")
-    weights = np.ones(len(points))
-    theta, pitch = _orientation_and_pitch(points, spacing_hint)
-    seed = points[np.argmin(np.linalg.norm(points - np.median(points, axis=0), axis=1))]
+    weights = np.ones(len(points)) if weights is None else np.asarray(weights, np.float64)
+    theta, pitch, start = _lattice_start(points, weights, spacing_hint)
+    seed = points[start]
     c, s = np.cos(theta), np.sin(theta)
     H = np.array([[pitch * c, -pitch * s, seed[0]], [pitch * s, pitch * c, seed[1]], [0, 0, 1]])
     radius = 2.5
@@ -67,22 +68,37 @@ def fit_grid(points: np.ndarray, spacing_hint: float) -> GridFit:
     return GridFit(H, cells, np.linalg.norm(grid - cells, axis=1))
 
 
-def _orientation_and_pitch(points: np.ndarray, spacing_hint: float) -> tuple[float, float]:
-    """Grid angle (radians, in (-pi/4, pi/4]) and pitch (pixels) from the vectors between
-    neighbouring points whose length is plausible for one pitch (0.7 to 1.6 x the hint)."""
+def _lattice_start(points: np.ndarray, weights: np.ndarray, spacing_hint: float) -> tuple[float, float, int]:
+    """Grid angle (radians), pitch (pixels) and the index of the point to grow from.
+
+    Every vector from a point to one of its three nearest neighbours proposes a lattice
+    (angle, pitch, origin at that point); each is scored by the log likelihood ratio of the
+    points' offsets from their nearest lattice node against offsets spread evenly over a cell.
+    A lattice of half the pitch explains every point too, but each of its nodes is four
+    times as likely by chance, so the true pitch wins unless fragments outnumber pieces.
+    The tolerance grows away from the origin, where perspective bends a similarity lattice.
+    """
     if len(points) < 2:
-        return 0.0, spacing_hint
+        return 0.0, spacing_hint, 0
     diff = points[None, :, :] - points[:, None, :]
     dist = np.linalg.norm(diff, axis=2)
-    plausible = (dist > 0.7 * spacing_hint) & (dist < 1.6 * spacing_hint)
-    if not plausible.any():
-        return 0.0, spacing_hint
-    vec = diff[plausible]
-    angle = np.arctan2(vec[:, 1], vec[:, 0])
-    mean = np.angle(np.mean(np.exp(4j * angle))) / 4
-    along = np.abs(np.cos(4 * (angle - mean))) > 0.8
-    lengths = np.linalg.norm(vec[along] if along.any() else vec, axis=1)
-    return float(mean), float(np.median(lengths))
+    np.fill_diagonal(dist, np.inf)
+    k = min(3, len(points) - 1)
+    near = np.argsort(dist, axis=1)[:, :k]
+    origin = np.repeat(np.arange(len(points)), k)
+    vec = diff[origin, near.ravel()]
+    pitch = np.linalg.norm(vec, axis=1)
+    theta = np.mod(np.arctan2(vec[:, 1], vec[:, 0]) + np.pi / 4, np.pi / 2) - np.pi / 4
+    c, s = np.cos(theta), np.sin(theta)
+    rel = points[None, :, :] - points[origin][:, None, :]  # (M, N, 2)
+    u = (rel[..., 0] * c[:, None] + rel[..., 1] * s[:, None]) / pitch[:, None]
+    v = (-rel[..., 0] * s[:, None] + rel[..., 1] * c[:, None]) / pitch[:, None]
+    off2 = (u - np.round(u)) ** 2 + (v - np.round(v)) ** 2
+    tol = 0.12 + 0.03 * np.hypot(u, v)
+    ratio = np.exp(-off2 / (2 * tol ** 2)) / (2 * np.pi * tol ** 2)  # node density x cell area
+    score = (np.log(0.5 + ratio) * weights[None]).sum(axis=1)
+    best = int(np.argmax(score))
+    return float(theta[best]), float(pitch[best]), int(origin[best])
 
 
 def _fit_model(cells: np.ndarray, points: np.ndarray, weights: np.ndarray, previous: np.ndarray) -> np.ndarray:
