@@ -64,7 +64,9 @@ class Profile:
     max_candidates: int
     max_raw_candidates: int
     hfov_deg: float
-    size_prior_margin: float
+    size_tolerance: float
+    same_size_cost: float
+    surplus_cost: float
     max_uncertain_confidence: float
     colors: ColorModel
 

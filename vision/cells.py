@@ -14,7 +14,7 @@ import numpy as np
 
 from calibration import Profile
 
-from .classify import classify_colors, limit_sizes, size_confidence, size_scores
+from .classify import classify_colors, likely_sizes, size_confidence, size_scores
 from .grid import Camera, GridFit, camera_from_homography, fit_grid
 from .model import outline, polygon_area_centroid, seat_height_mm
 from .pieces import Blob
@@ -58,15 +58,15 @@ def read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: fl
     fit = fit_grid(centers, spacing_hint, trust)
     for _ in range(3):  # model the pieces, move each anchor to its base centre, refit
         camera = camera_from_homography(fit.H, image_size, profile.hfov_deg)
-        sizes, pitch_mm, predicted = _sizes_and_pitch(camera, fit.cells, areas)
+        sizes, pitch_mm, predicted = _sizes_and_pitch(camera, fit.cells, areas, colors, profile)
         anchors = np.array([_base_point(camera, centers[i], fit.cells[i], sizes[i], pitch_mm)
                             for i in range(len(blobs))])
         fit = fit_grid(anchors, spacing_hint, trust)
     camera = camera_from_homography(fit.H, image_size, profile.hfov_deg)
-    sizes, pitch_mm, predicted = _sizes_and_pitch(camera, fit.cells, areas)
-    size_conf = size_confidence(size_scores(areas, predicted), sizes - 1)
+    sizes, pitch_mm, predicted = _sizes_and_pitch(camera, fit.cells, areas, colors, profile)
+    size_conf = size_confidence(size_scores(areas, predicted), sizes - 1, profile.size_tolerance)
     pieces = _assemble(blobs, fit, camera, pitch_mm, colors, color_conf * size_conf, areas)
-    pieces = _respect_supply(pieces, camera, pitch_mm, profile.size_prior_margin)
+    pieces = _apply_priors(pieces, camera, pitch_mm, profile)
     return CityReading(fit, camera, pitch_mm, pieces)
 
 
@@ -80,18 +80,21 @@ def _predicted_areas(camera: Camera, cells: np.ndarray, pitch_mm: float, elevati
     return out
 
 
-def _sizes_and_pitch(camera: Camera, cells: np.ndarray, areas: np.ndarray):
-    """Sizes (N,) and the pitch in mm that best explain the measured areas together."""
+def _sizes_and_pitch(camera: Camera, cells: np.ndarray, areas: np.ndarray, colors: np.ndarray,
+                     profile: Profile):
+    """Sizes (N,) and the pitch in mm that best explain the measured areas together, with the
+    rules as soft priors (:func:`classify.likely_sizes`): at a wrong pitch every piece reads
+    one size off, and neighbours then break the rules."""
     unit = _predicted_areas(camera, cells, 32.0)
     best = None
     for pitch_mm in PITCH_MM_CHOICES:
         predicted = unit * (32.0 / pitch_mm) ** 2  # areas scale with (size / pitch)^2
-        scores = size_scores(areas, predicted)
-        cost = np.sum(np.minimum(scores.min(axis=1), 0.4) ** 2)
+        sizes, cost = likely_sizes(size_scores(areas, predicted), colors, cells, profile.size_tolerance,
+                                   profile.same_size_cost, PER_KIND, profile.surplus_cost)
         if best is None or cost < best[0]:
-            best = (cost, pitch_mm, predicted, scores)
-    _, pitch_mm, predicted, scores = best
-    return scores.argmin(axis=1) + 1, float(pitch_mm), predicted
+            best = (cost, pitch_mm, predicted, sizes)
+    _, pitch_mm, predicted, sizes = best
+    return sizes + 1, float(pitch_mm), predicted
 
 
 def _base_point(camera: Camera, center, cell, size: int, pitch_mm: float) -> np.ndarray:
@@ -156,17 +159,19 @@ def _assemble(blobs, fit, camera, pitch_mm, colors, confidence, areas) -> list[t
     return readings
 
 
-def _respect_supply(readings, camera: Camera, pitch_mm: float, margin: float) -> list[Reading]:
-    """Ambiguous sizes of pieces on the table yield to the supply of 3 per colour and size."""
+def _apply_priors(readings, camera: Camera, pitch_mm: float, profile: Profile) -> list[Reading]:
+    """Sizes of the pieces on the table re-read together with the rules (see
+    :func:`classify.likely_sizes`); the pieces on top of stacks keep theirs."""
     out = [r for r, _ in readings]
-    for color in {r.color_index for r in out}:
-        idx = [k for k, (r, _) in enumerate(readings) if r.color_index == color and r.level == 0]
-        if len(idx) < 2:
-            continue
-        sizes = limit_sizes(np.array([readings[k][1] for k in idx]), PER_KIND, margin) + 1
-        for k, size in zip(idx, sizes):
-            r = out[k]
-            if size != r.size:
-                shape = outline(camera, np.array([r.col, r.row], np.float64), int(size), pitch_mm)
-                out[k] = dataclasses.replace(r, size=int(size), outline=shape)
+    idx = [k for k, r in enumerate(out) if r.level == 0]
+    if len(idx) < 2:
+        return out
+    sizes = likely_sizes(np.array([readings[k][1] for k in idx]), np.array([out[k].color_index for k in idx]),
+                         np.array([[out[k].col, out[k].row] for k in idx]), profile.size_tolerance,
+                         profile.same_size_cost, PER_KIND, profile.surplus_cost)[0] + 1
+    for k, size in zip(idx, sizes):
+        r = out[k]
+        if size != r.size:
+            shape = outline(camera, np.array([r.col, r.row], np.float64), int(size), pitch_mm)
+            out[k] = dataclasses.replace(r, size=int(size), outline=shape)
     return out

@@ -62,12 +62,45 @@ def _capacity_limited(dist: np.ndarray, capacity: int = MAX_PER_COLOR, max_cost:
     return labels
 
 
-def limit_sizes(scores: np.ndarray, per_size: int, max_cost: float) -> np.ndarray:
-    """Sizes (0..2) for pieces of one colour from their (N, 3) size mismatches, where no size
-    may hold more than ``per_size`` pieces (the set's supply) unless every move would cost
-    ``max_cost`` or more: an ambiguous reading yields to the supply, a clear one does not
-    (a real surplus must still be flagged as illegal)."""
-    return _capacity_limited(scores, per_size, max_cost)
+def likely_sizes(scores: np.ndarray, colors: np.ndarray, cells: np.ndarray, tolerance: float,
+                 same_size_cost: float, per_kind: int, surplus_cost: float) -> tuple[np.ndarray, float]:
+    """Sizes (0..2) of the pieces standing on the table, read together with the game's own
+    constraints as soft priors: two same-size pieces side by side cost ``same_size_cost`` and
+    each piece of a colour and size beyond the supply ``per_kind`` costs ``surplus_cost``,
+    against each piece's measurement cost ``(mismatch / tolerance)^2 / 2``. An ambiguous
+    reading yields to the rules; a clear one does not (real mistakes must still be flagged).
+
+    ``scores``: (N, 3) log-area mismatches; ``colors``: (N,) colour indices; ``cells``: (N, 2)
+    int (col, row), one piece per cell. Minimised by iterated conditional modes from the
+    independent best sizes, most confident pieces fixed first. Returns the sizes (N,) and the
+    total cost, with each piece's measurement cost capped (an outlier costs no more than a
+    broken rule), so that costs of readings at different scales compare."""
+    unary = np.minimum(0.5 * (np.asarray(scores, np.float64) / tolerance) ** 2, 2 * same_size_cost)
+    sizes = unary.argmin(axis=1)
+    cells = np.asarray(cells)
+    touching = np.abs(cells[:, None, :] - cells[None, :, :]).sum(axis=2) == 1
+    same_colour = colors[:, None] == colors[None, :]
+    margin = np.sort(unary, axis=1)[:, 1] - unary.min(axis=1)
+
+    def cost_of(i):
+        cost = unary[i].copy()
+        for z in range(3):
+            others = sizes == z
+            others[i] = False
+            cost[z] += same_size_cost * np.count_nonzero(touching[i] & others)
+            cost[z] += surplus_cost * (np.count_nonzero(same_colour[i] & others) >= per_kind)
+        return cost
+
+    for _ in range(10):
+        changed = False
+        for i in np.argsort(-margin):
+            best = int(cost_of(i).argmin())
+            if best != sizes[i]:
+                sizes[i], changed = best, True
+        if not changed:
+            break
+    total = sum(cost_of(i)[sizes[i]] for i in range(len(sizes)))
+    return sizes, float(total)
 
 
 def _confidence(dist: np.ndarray, labels: np.ndarray, spread: float) -> np.ndarray:
@@ -86,6 +119,6 @@ def size_scores(measured_area: np.ndarray, predicted_area: np.ndarray) -> np.nda
     return np.abs(np.log(np.maximum(measured_area, 1.0))[:, None] - np.log(np.maximum(predicted_area, 1.0)))
 
 
-def size_confidence(scores: np.ndarray, sizes: np.ndarray, tolerance: float = 0.12) -> np.ndarray:
+def size_confidence(scores: np.ndarray, sizes: np.ndarray, tolerance: float) -> np.ndarray:
     """Confidence of each chosen size (index into 0..2) from its log-area mismatches."""
     return _confidence(scores, sizes, tolerance)
