@@ -58,13 +58,14 @@ def read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: fl
     fit = fit_grid(centers, spacing_hint, trust)
     for _ in range(3):  # model the pieces, move each anchor to its base centre, refit
         camera = camera_from_homography(fit.H, image_size, profile.hfov_deg)
-        sizes, pitch_mm, predicted = _sizes_and_pitch(camera, fit.cells, areas, colors, profile)
+        sizes, pitch_mm, predicted = _cell_sizes_and_pitch(camera, fit.cells, areas, colors, profile)
         anchors = np.array([_base_point(camera, centers[i], fit.cells[i], sizes[i], pitch_mm)
                             for i in range(len(blobs))])
         fit = fit_grid(anchors, spacing_hint, trust)
     camera = camera_from_homography(fit.H, image_size, profile.hfov_deg)
-    sizes, pitch_mm, predicted = _sizes_and_pitch(camera, fit.cells, areas, colors, profile)
-    size_conf = size_confidence(size_scores(areas, predicted), sizes - 1, profile.size_tolerance)
+    sizes, pitch_mm, predicted = _cell_sizes_and_pitch(camera, fit.cells, areas, colors, profile)
+    cell_areas = _per_cell(fit.cells, areas)[1]
+    size_conf = size_confidence(size_scores(cell_areas, predicted), sizes - 1, profile.size_tolerance)
     pieces = _assemble(blobs, fit, camera, pitch_mm, colors, color_conf * size_conf, areas)
     pieces = _apply_priors(pieces, camera, pitch_mm, profile)
     return CityReading(fit, camera, pitch_mm, pieces)
@@ -78,6 +79,29 @@ def _predicted_areas(camera: Camera, cells: np.ndarray, pitch_mm: float, elevati
             lift = 0.0 if elevation_mm is None else elevation_mm[i]
             out[i, k] = polygon_area_centroid(outline(camera, cell.astype(np.float64), size, pitch_mm, lift))[0]
     return out
+
+
+def _per_cell(cells: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Index (N,) of each candidate's cell among the distinct cells, and ``values`` (N,)
+    summed over the candidates of each candidate's cell (N,)."""
+    _, index = np.unique(cells, axis=0, return_inverse=True)
+    index = index.ravel()
+    return index, np.bincount(index, weights=values)[index]
+
+
+def _cell_sizes_and_pitch(camera: Camera, cells: np.ndarray, areas: np.ndarray, colors: np.ndarray,
+                          profile: Profile):
+    """:func:`_sizes_and_pitch` with the candidates of one cell read as one piece (a piece
+    broken into colour fragments, or a stack seen from above, shows its whole outline);
+    the colour of a cell is that of its largest candidate. Returns per-candidate sizes (N,),
+    the pitch and per-candidate predicted areas (N, 3)."""
+    index, total = _per_cell(cells, areas)
+    first = np.full(index.max() + 1, -1)
+    for i in np.argsort(-areas):
+        if first[index[i]] < 0:
+            first[index[i]] = i
+    sizes, pitch_mm, predicted = _sizes_and_pitch(camera, cells[first], total[first], colors[first], profile)
+    return sizes[index], pitch_mm, predicted[index]
 
 
 def _sizes_and_pitch(camera: Camera, cells: np.ndarray, areas: np.ndarray, colors: np.ndarray,
@@ -131,6 +155,7 @@ def _assemble(blobs, fit, camera, pitch_mm, colors, confidence, areas) -> list[t
         by_cell.setdefault((int(cell[0]), int(cell[1])), []).append(i)
     readings = []
     for (col, row), members in sorted(by_cell.items()):
+        total = areas[members].sum()  # the lower piece's outline holds all that is seen
         groups: dict[int, list[int]] = {}
         for i in members:
             groups.setdefault(int(colors[i]), []).append(i)
@@ -138,7 +163,7 @@ def _assemble(blobs, fit, camera, pitch_mm, colors, confidence, areas) -> list[t
         if len(ranked) == 2 and not _looks_stacked(*(np.vstack([blobs[i].pixels for i in idx]) for _, idx in ranked)):
             ranked = ranked[:1]
         for level, (color, idx) in enumerate(ranked):
-            area = areas[idx].sum()
+            area = areas[idx].sum() if level else total
             lift = None
             if level:
                 lower = readings[-1][0].size
