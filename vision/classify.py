@@ -82,24 +82,23 @@ def likely_sizes(scores: np.ndarray, colors: np.ndarray, cells: np.ndarray, tole
     same_colour = colors[:, None] == colors[None, :]
     margin = np.sort(unary, axis=1)[:, 1] - unary.min(axis=1)
 
-    def cost_of(i):
-        cost = unary[i].copy()
-        for z in range(3):
-            others = sizes == z
-            others[i] = False
-            cost[z] += same_size_cost * np.count_nonzero(touching[i] & others)
-            cost[z] += surplus_cost * (np.count_nonzero(same_colour[i] & others) >= per_kind)
-        return cost
+    touching, same_colour = touching.astype(np.float64), same_colour.astype(np.float64)
+
+    def costs(rows):  # (len(rows), 3) cost of each size for the pieces ``rows``, others fixed
+        onehot = np.eye(3)[sizes]
+        beside = touching[rows] @ onehot
+        kin = same_colour[rows] @ onehot - onehot[rows]
+        return unary[rows] + same_size_cost * beside + surplus_cost * (kin >= per_kind)
 
     for _ in range(10):
         changed = False
         for i in np.argsort(-margin):
-            best = int(cost_of(i).argmin())
+            best = int(costs([i])[0].argmin())
             if best != sizes[i]:
                 sizes[i], changed = best, True
         if not changed:
             break
-    total = sum(cost_of(i)[sizes[i]] for i in range(len(sizes)))
+    total = costs(np.arange(len(sizes)))[np.arange(len(sizes)), sizes].sum()
     return sizes, float(total)
 
 

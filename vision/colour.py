@@ -86,8 +86,11 @@ def off_table(log_ratio: np.ndarray, palette: np.ndarray) -> np.ndarray:
     """How far each pixel is from the nearest table colour: float32 (H, W), the largest
     channel difference (log units) to the closest palette entry."""
     out = np.full(log_ratio.shape[:2], np.inf, np.float32)
+    channels = [log_ratio[..., c] for c in range(3)]
     for centre in palette:
-        np.minimum(out, np.abs(log_ratio - centre).max(axis=2), out=out)
+        far = np.maximum(np.maximum(np.abs(channels[0] - centre[0]), np.abs(channels[1] - centre[1])),
+                         np.abs(channels[2] - centre[2]))
+        np.minimum(out, far, out=out)
     return out
 
 

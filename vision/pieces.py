@@ -57,7 +57,8 @@ def foreground(log_ratio: np.ndarray, profile: Profile) -> np.ndarray:
 def pixel_labels(log_ratio: np.ndarray, fg: np.ndarray, expected: np.ndarray, window: int = 5) -> np.ndarray:
     """Colour index per pixel (int8 (H, W)): 0..4 in COLOR_ORDER (nearest of ``expected``,
     (5, 3) log ratios, by majority in a ``window`` square), -1 where ``fg`` is false."""
-    dist = np.stack([((log_ratio - e.astype(np.float32)) ** 2).sum(axis=2) for e in expected], axis=2)
+    channels = [log_ratio[..., c] for c in range(3)]
+    dist = np.stack([sum((channels[c] - np.float32(e[c])) ** 2 for c in range(3)) for e in expected], axis=2)
     nearest = dist.argmin(axis=2)
     votes = np.stack([cv2.boxFilter(((nearest == k) & fg).astype(np.float32), -1, (window, window))
                       for k in range(len(COLOR_ORDER))], axis=2)
