@@ -64,13 +64,16 @@ def _smooth_surface(log_image: np.ndarray, degree: int = 4, rounds: int = 6) -> 
 def table_palette(log_ratio: np.ndarray, profile: Profile) -> np.ndarray:
     """The table's own colours relative to its local mean: (K, 3) float32 log ratios, the
     k-means centres of the border ring (where only table is expected). A plain table gives
-    centres near 0; a patterned cloth gives one centre per colour of its pattern."""
+    centres near 0; a patterned cloth gives one centre per colour of its pattern. Centres
+    covering under ``table_palette_min_share`` of the ring are dropped."""
     ring = _border_ring(log_ratio, profile)
     sample = np.ascontiguousarray(ring[:: max(1, len(ring) // 20000)], dtype=np.float32)
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1e-3)
     cv2.setRNGSeed(1)  # k-means seeding must not make two runs on one photo differ
-    _, _, centres = cv2.kmeans(sample, profile.table_palette_size, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
-    return centres
+    _, labels, centres = cv2.kmeans(sample, profile.table_palette_size, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
+    share = np.bincount(labels.ravel(), minlength=len(centres)) / len(labels)
+    # a colour on only a sliver of the ring is a thing lying there (a card), not the pattern
+    return centres[(share >= profile.table_palette_min_share) | (share == share.max())]
 
 
 def _border_ring(image: np.ndarray, profile: Profile) -> np.ndarray:
