@@ -6,7 +6,7 @@ import pytest
 from calibration import load_profile
 from calibration.profile import COLOR_ORDER
 from vision.classify import MAX_PER_COLOR, classify_colors
-from vision.colour import table_chroma, table_relative
+from vision.colour import table_chroma, table_palette, table_relative
 from vision.pieces import find_blobs
 
 PROFILE = load_profile()
@@ -34,6 +34,28 @@ def test_table_reads_as_zero_and_a_piece_as_its_tint():
     inside = np.median(log_ratio[205:235, 305:335], axis=(0, 1))
     assert inside[2] > inside[0] + 0.3  # blue stands out in its own channel
     assert np.allclose(table[220, 320], img[220, 260], rtol=0.1)  # table filled in under the piece
+
+
+def test_a_spotlight_on_the_table_is_table_not_pieces():
+    """A lamp close above a dark table: the middle is three times as bright as the corners."""
+    img = table_photo(table=(60, 55, 50))
+    h, w = img.shape[:2]
+    ys, xs = np.mgrid[0:h, 0:w]
+    img *= np.exp(1.1 * np.exp(-((xs - w / 2) ** 2 + (ys - h / 2) ** 2) / (2 * 150.0 ** 2)))[..., None]
+    tint(img, "red", 300, 220, 40)
+    log_ratio, _ = table_relative(np.clip(img, 0, 255).astype(np.uint8), PROFILE)
+    table = np.ones((h, w), bool)
+    table[210:270, 290:350] = False
+    assert np.percentile(np.abs(log_ratio[table]).max(axis=1), 99) < 0.15
+    assert np.median(log_ratio[225:255, 305:335, 1]) < -0.5  # the red piece still absorbs green
+
+
+def test_a_card_on_the_border_is_not_part_of_the_table_pattern():
+    img = table_photo()
+    img[5:40, 20:90] = (60, 90, 170)  # a blue card lying near the edge
+    log_ratio, _ = table_relative(np.clip(img, 0, 255).astype(np.uint8), PROFILE)
+    palette = table_palette(log_ratio, PROFILE)
+    assert np.abs(palette).max() < 0.1
 
 
 def test_find_blobs_separates_touching_pieces_by_colour_and_shape():

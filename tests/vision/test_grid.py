@@ -50,3 +50,15 @@ def test_camera_tilt_is_recovered():
 def test_one_piece_gets_one_cell():
     fit = fit_grid(np.array([[300.0, 200.0]]), spacing_hint=50)
     assert fit.cells.tolist() == [[0, 0]]
+
+
+def test_a_sparse_rotated_city_with_fragments_keeps_its_pitch():
+    """Pieces on alternate cells (diagonal neighbours are nearer than any other piece),
+    turned 35 degrees, plus light-weight fragments halfway between some of them."""
+    cells, xy = camera_points(10, 35, jitter=0.05, seed=6)
+    keep = (cells.sum(axis=1) % 2 == 0) | (cells[:, 0] == 2)
+    cells, xy = cells[keep], xy[keep]
+    fragments = (xy[:4] + xy[1:5]) / 2
+    fit = fit_grid(np.vstack([xy, fragments]), spacing_hint=30, weights=np.r_[np.ones(len(xy)), 0.2 * np.ones(4)])
+    offsets = {tuple(o) for o in cells - fit.cells[:len(cells)]}
+    assert len(offsets) == 1
