@@ -36,10 +36,9 @@ def classify_colors(features: np.ndarray, chromas: np.ndarray, model: ColorModel
     return labels, _confidence(dist, labels, model.spread), offset
 
 
-def _capacity_limited(dist: np.ndarray, capacity: int = MAX_PER_COLOR, max_cost: float = np.inf) -> np.ndarray:
+def _capacity_limited(dist: np.ndarray, capacity: int = MAX_PER_COLOR) -> np.ndarray:
     """Nearest class per row of ``dist`` (N, K), moving the cheapest extras of any class
-    above ``capacity`` to their next class with room, as long as a move costs under
-    ``max_cost`` (in ``dist`` units)."""
+    above ``capacity`` to their next class with room."""
     labels = dist.argmin(axis=1)
     order = np.argsort(dist, axis=1)
     for _ in range(len(dist)):
@@ -48,7 +47,7 @@ def _capacity_limited(dist: np.ndarray, capacity: int = MAX_PER_COLOR, max_cost:
         if not len(full):
             break
         members = np.flatnonzero(labels == full[0])
-        best_move, best_cost = None, max_cost
+        best_move, best_cost = None, np.inf
         for i in members:
             for k in order[i]:
                 if counts[k] < capacity:
@@ -78,11 +77,9 @@ def likely_sizes(scores: np.ndarray, colors: np.ndarray, cells: np.ndarray, tole
     unary = np.minimum(0.5 * (np.asarray(scores, np.float64) / tolerance) ** 2, 2 * same_size_cost)
     sizes = unary.argmin(axis=1)
     cells = np.asarray(cells)
-    touching = np.abs(cells[:, None, :] - cells[None, :, :]).sum(axis=2) == 1
-    same_colour = colors[:, None] == colors[None, :]
+    touching = (np.abs(cells[:, None, :] - cells[None, :, :]).sum(axis=2) == 1).astype(np.float64)
+    same_colour = (colors[:, None] == colors[None, :]).astype(np.float64)
     margin = np.sort(unary, axis=1)[:, 1] - unary.min(axis=1)
-
-    touching, same_colour = touching.astype(np.float64), same_colour.astype(np.float64)
 
     def costs(rows):  # (len(rows), 3) cost of each size for the pieces ``rows``, others fixed
         onehot = np.eye(3)[sizes]

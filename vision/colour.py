@@ -27,15 +27,15 @@ def table_relative(rgb: np.ndarray, profile: Profile) -> tuple[np.ndarray, np.nd
     shrink = 8
     small = cv2.resize(f, (max(1, w // shrink), max(1, h // shrink)), interpolation=cv2.INTER_AREA)
     sigma = profile.table_sigma_frac * max(h, w) / shrink
-    global_table = np.exp(_smooth_surface(np.log(small)))
-    estimate = global_table
+    surface = np.exp(_smooth_surface(np.log(small)))
+    estimate = surface
     for _ in range(2):  # estimate, mask what is not table, re-estimate
         not_table = np.abs(np.log(small / estimate)).max(axis=2) > profile.table_threshold
         not_table = cv2.dilate(not_table.astype(np.uint8), np.ones((3, 3), np.uint8))
         weight = 1.0 - not_table.astype(np.float32)
         num = cv2.GaussianBlur(small * weight[..., None], (0, 0), sigma)
         den = cv2.GaussianBlur(weight, (0, 0), sigma)[..., None]
-        estimate = np.where(den > 0.05, num / np.maximum(den, 1e-6), global_table).astype(np.float32)
+        estimate = np.where(den > 0.05, num / np.maximum(den, 1e-6), surface).astype(np.float32)
     table = cv2.resize(estimate, (w, h), interpolation=cv2.INTER_LINEAR)
     return np.log(f / table).astype(np.float32), table
 
