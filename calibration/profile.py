@@ -69,6 +69,8 @@ class Profile:
     same_size_cost: float
     surplus_cost: float
     max_uncertain_confidence: float
+    stack_min_share: float
+    stack_ring_cover: float
     colors: ColorModel
 
     def to_json(self) -> dict:

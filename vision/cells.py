@@ -66,7 +66,7 @@ def read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: fl
     sizes, pitch_mm, predicted = _cell_sizes_and_pitch(camera, fit.cells, areas, colors, profile)
     cell_areas = _per_cell(fit.cells, areas)[1]
     size_conf = size_confidence(size_scores(cell_areas, predicted), sizes - 1, profile.size_tolerance)
-    pieces = _assemble(blobs, fit, camera, pitch_mm, colors, color_conf * size_conf, areas)
+    pieces = _assemble(blobs, fit, camera, pitch_mm, colors, color_conf * size_conf, areas, profile)
     pieces = _apply_priors(pieces, camera, pitch_mm, profile)
     return CityReading(fit, camera, pitch_mm, pieces)
 
@@ -130,11 +130,13 @@ def _base_point(camera: Camera, center, cell, size: int, pitch_mm: float) -> np.
     return np.asarray(center) - (seen - base)
 
 
-def _looks_stacked(lower: np.ndarray, upper: np.ndarray) -> bool:
-    """A second colour in a cell is a stacked piece only if the first surrounds it: seen
-    from above, the lower pyramid shows all round the one resting on it. ``lower`` and
-    ``upper`` are (N, 2) (x, y) pixels; otherwise the second is a shadow or a fragment."""
-    if len(upper) < 0.15 * len(lower):
+def _looks_stacked(lower: np.ndarray, upper: np.ndarray, profile: Profile) -> bool:
+    """A second colour in a cell is a stacked piece only if it is a good part of what is
+    seen there (``stack_min_share`` of the first) and the first surrounds it: seen from above,
+    the lower pyramid shows all round the one resting on it (``stack_ring_cover`` of a thin
+    ring around the second). ``lower`` and ``upper`` are (N, 2) (x, y) pixels; otherwise the
+    second is a shadow or a fragment."""
+    if len(upper) < profile.stack_min_share * len(lower):
         return False
     x0, y0 = np.minimum(lower.min(axis=0), upper.min(axis=0)) - 3
     x1, y1 = np.maximum(lower.max(axis=0), upper.max(axis=0)) + 4
@@ -143,10 +145,10 @@ def _looks_stacked(lower: np.ndarray, upper: np.ndarray) -> bool:
     ring = cv2.dilate(canvas, np.ones((5, 5), np.uint8)) - canvas
     canvas[:] = 0
     canvas[lower[:, 1] - y0, lower[:, 0] - x0] = 1
-    return (ring & canvas).sum() >= 0.6 * ring.sum()
+    return (ring & canvas).sum() >= profile.stack_ring_cover * ring.sum()
 
 
-def _assemble(blobs, fit, camera, pitch_mm, colors, confidence, areas) -> list[tuple[Reading, np.ndarray]]:
+def _assemble(blobs, fit, camera, pitch_mm, colors, confidence, areas, profile) -> list[tuple[Reading, np.ndarray]]:
     """One reading per cell and level: same-coloured candidates in one cell are merged, two
     colours in one cell are a stack (the larger below). Each reading comes with its (3,)
     size mismatches."""
@@ -160,7 +162,8 @@ def _assemble(blobs, fit, camera, pitch_mm, colors, confidence, areas) -> list[t
         for i in members:
             groups.setdefault(int(colors[i]), []).append(i)
         ranked = sorted(groups.items(), key=lambda kv: -areas[kv[1]].sum())[:2]
-        if len(ranked) == 2 and not _looks_stacked(*(np.vstack([blobs[i].pixels for i in idx]) for _, idx in ranked)):
+        if len(ranked) == 2 and not _looks_stacked(*(np.vstack([blobs[i].pixels for i in idx]) for _, idx in ranked),
+                                                   profile):
             ranked = ranked[:1]
         for level, (color, idx) in enumerate(ranked):
             area = areas[idx].sum() if level else total
