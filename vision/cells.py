@@ -54,14 +54,16 @@ def read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: fl
                                          np.array([b.chroma for b in blobs]), profile.colors)
     centers = np.array([b.center for b in blobs])
     areas = np.array([b.area for b in blobs], np.float64)
-    trust = np.clip(areas / np.median(areas), 0.2, 1.0)  # fragments count for less
-    fit = fit_grid(centers, spacing_hint, trust)
+    typical = np.percentile(areas, 75)  # most candidates may be fragments; this is a piece
+    trust = np.clip(areas / typical, 0.2, 1.0)  # fragments count for less
+    min_pitch = np.sqrt(typical)  # a cell is wider than a typical piece
+    fit = fit_grid(centers, spacing_hint, trust, min_pitch)
     for _ in range(3):  # model the pieces, move each anchor to its base centre, refit
         camera = camera_from_homography(fit.H, image_size, profile.hfov_deg)
         sizes, pitch_mm, predicted = _cell_sizes_and_pitch(camera, fit.cells, areas, colors, profile)
         anchors = np.array([_base_point(camera, centers[i], fit.cells[i], sizes[i], pitch_mm)
                             for i in range(len(blobs))])
-        fit = fit_grid(anchors, spacing_hint, trust)
+        fit = fit_grid(anchors, spacing_hint, trust, min_pitch)
     camera = camera_from_homography(fit.H, image_size, profile.hfov_deg)
     sizes, pitch_mm, predicted = _cell_sizes_and_pitch(camera, fit.cells, areas, colors, profile)
     cell_areas = _per_cell(fit.cells, areas)[1]

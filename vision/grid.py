@@ -30,19 +30,21 @@ def _apply(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
     return out[:, :2] / out[:, 2:3]
 
 
-def fit_grid(points: np.ndarray, spacing_hint: float, weights: np.ndarray | None = None) -> GridFit:
+def fit_grid(points: np.ndarray, spacing_hint: float, weights: np.ndarray | None = None,
+             min_pitch: float = 0.0) -> GridFit:
     """Fit the grid to piece anchor points.
 
     ``points``: (N, 2) image (x, y); ``spacing_hint``: rough pitch in pixels, used when there
     are too few points to measure it; ``weights``: (N,) how much each point is to be trusted
-    (1 for a whole piece, less for a fragment).
+    (1 for a whole piece, less for a fragment); ``min_pitch``: the least plausible pitch in
+    pixels (a cell holds a whole piece).
     Raises :class:`BoardNotFound` when there are no points.
     """
     points = np.asarray(points, np.float64)
     if not len(points):
         raise BoardNotFound("no pieces were found on the table")
     weights = np.ones(len(points)) if weights is None else np.asarray(weights, np.float64)
-    theta, pitch, start = _lattice_start(points, weights, spacing_hint)
+    theta, pitch, start = _lattice_start(points, weights, spacing_hint, min_pitch)
     seed = points[start]
     c, s = np.cos(theta), np.sin(theta)
     H = np.array([[pitch * c, -pitch * s, seed[0]], [pitch * s, pitch * c, seed[1]], [0, 0, 1]])
@@ -68,7 +70,8 @@ def fit_grid(points: np.ndarray, spacing_hint: float, weights: np.ndarray | None
     return GridFit(H, cells, np.linalg.norm(grid - cells, axis=1))
 
 
-def _lattice_start(points: np.ndarray, weights: np.ndarray, spacing_hint: float) -> tuple[float, float, int]:
+def _lattice_start(points: np.ndarray, weights: np.ndarray, spacing_hint: float,
+                   min_pitch: float) -> tuple[float, float, int]:
     """Grid angle (radians), pitch (pixels) and the index of the point to grow from.
 
     Every vector from a point to one of its three nearest neighbours proposes a lattice
@@ -77,6 +80,7 @@ def _lattice_start(points: np.ndarray, weights: np.ndarray, spacing_hint: float)
     A lattice of half the pitch explains every point too, but each of its nodes is four
     times as likely by chance, so the true pitch wins unless fragments outnumber pieces.
     The tolerance grows away from the origin, where perspective bends a similarity lattice.
+    Lattices finer than ``min_pitch`` are not proposed while any other is.
     """
     if len(points) < 2:
         return 0.0, spacing_hint, 0
@@ -97,6 +101,8 @@ def _lattice_start(points: np.ndarray, weights: np.ndarray, spacing_hint: float)
     tol = 0.12 + 0.03 * np.hypot(u, v)
     ratio = np.exp(-off2 / (2 * tol ** 2)) / (2 * np.pi * tol ** 2)  # node density x cell area
     score = (np.log(0.5 + ratio) * weights[None]).sum(axis=1)
+    if (pitch >= min_pitch).any():
+        score[pitch < min_pitch] = -np.inf
     best = int(np.argmax(score))
     return float(theta[best]), float(pitch[best]), int(origin[best])
 

@@ -62,3 +62,12 @@ def test_a_sparse_rotated_city_with_fragments_keeps_its_pitch():
     fit = fit_grid(np.vstack([xy, fragments]), spacing_hint=30, weights=np.r_[np.ones(len(xy)), 0.2 * np.ones(4)])
     offsets = {tuple(o) for o in cells - fit.cells[:len(cells)]}
     assert len(offsets) == 1
+
+
+def test_fragments_as_many_as_pieces_cannot_make_a_finer_grid():
+    cells, xy = camera_points(0, 10, jitter=0.03, seed=7)
+    pitch = np.median(np.linalg.norm(np.diff(xy[:6], axis=0), axis=1))
+    fragments = xy + np.array([0.5, 0.0]) @ np.array([[np.cos(0.17), np.sin(0.17)], [-np.sin(0.17), np.cos(0.17)]]) * pitch
+    fit = fit_grid(np.vstack([xy, fragments]), spacing_hint=pitch, min_pitch=0.7 * pitch)
+    offsets = {tuple(o) for o in cells - fit.cells[:len(cells)]}
+    assert len(offsets) == 1
