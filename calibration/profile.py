@@ -53,7 +53,7 @@ class Profile:
     table_sigma_frac: float
     table_threshold: float
     table_palette_size: int
-    table_palette_min_share: float
+    table_palette_spread: float
     foreground_threshold: float
     foreground_strong_factor: float
     absorb_fraction: float

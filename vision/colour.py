@@ -12,6 +12,7 @@ import numpy as np
 
 from calibration import Profile
 
+_SECTORS = 16  # angular sectors of the border ring, to tell a pattern from a thing lying there
 _EPS = 4.0  # added to 8-bit values before the log: keeps dark noise from exploding
 
 
@@ -64,25 +65,34 @@ def _smooth_surface(log_image: np.ndarray, degree: int = 4, rounds: int = 6) -> 
 def table_palette(log_ratio: np.ndarray, profile: Profile) -> np.ndarray:
     """The table's own colours relative to its local mean: (K, 3) float32 log ratios, the
     k-means centres of the border ring (where only table is expected). A plain table gives
-    centres near 0; a patterned cloth gives one centre per colour of its pattern. Centres
-    covering under ``table_palette_min_share`` of the ring are dropped."""
+    centres near 0; a patterned cloth gives one centre per colour of its pattern. A pattern
+    runs all round the ring; a colour seen in under ``table_palette_spread`` of the ring's
+    sectors is a thing lying there (a card), and its centre is dropped."""
+    h, w = log_ratio.shape[:2]
+    ys, xs = np.mgrid[0:h, 0:w]
+    sector_map = (np.arctan2(ys - h / 2, xs - w / 2) + np.pi) / (2 * np.pi) * _SECTORS
+    sectors = np.minimum(_border_ring(sector_map.astype(np.int32), profile), _SECTORS - 1)
     ring = _border_ring(log_ratio, profile)
-    sample = np.ascontiguousarray(ring[:: max(1, len(ring) // 20000)], dtype=np.float32)
+    step = max(1, len(ring) // 20000)
+    sample = np.ascontiguousarray(ring[::step], dtype=np.float32)
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1e-3)
     cv2.setRNGSeed(1)  # k-means seeding must not make two runs on one photo differ
     _, labels, centres = cv2.kmeans(sample, profile.table_palette_size, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
-    share = np.bincount(labels.ravel(), minlength=len(centres)) / len(labels)
-    # a colour on only a sliver of the ring is a thing lying there (a card), not the pattern
-    return centres[(share >= profile.table_palette_min_share) | (share == share.max())]
+    counts = np.zeros((len(centres), _SECTORS))
+    np.add.at(counts, (labels.ravel(), sectors[::step]), 1)
+    present = counts >= 0.01 * np.maximum(counts.sum(axis=0, keepdims=True), 1)
+    spread = present.mean(axis=1)
+    return centres[(spread >= profile.table_palette_spread) | (counts.sum(axis=1) == counts.sum(axis=1).max())]
 
 
 def _border_ring(image: np.ndarray, profile: Profile) -> np.ndarray:
-    """(N, 3) pixels of the border ring, ``ring_frac`` of the short side wide, where only
+    """(N, ...) pixels of the border ring, ``ring_frac`` of the short side wide, where only
     table is expected: top rows, bottom rows, then the left and right columns between."""
     h, w = image.shape[:2]
     m = max(1, int(profile.ring_frac * min(h, w)))
-    return np.concatenate([image[:m].reshape(-1, 3), image[-m:].reshape(-1, 3),
-                           image[m:-m, :m].reshape(-1, 3), image[m:-m, -m:].reshape(-1, 3)])
+    tail = image.shape[2:]
+    return np.concatenate([image[:m].reshape(-1, *tail), image[-m:].reshape(-1, *tail),
+                           image[m:-m, :m].reshape(-1, *tail), image[m:-m, -m:].reshape(-1, *tail)])
 
 
 def off_table(log_ratio: np.ndarray, palette: np.ndarray) -> np.ndarray:
