@@ -112,7 +112,7 @@ def _too_busy(count: int) -> BoardNotFound:
 
 
 def _main_cluster(blobs: list[Blob], reach: float) -> list[Blob]:
-    """The largest group of candidates linked by gaps under ``reach`` pixels, or twice the
+    """The largest group of candidates linked by gaps under ``reach`` pixels, or four times the
     median distance between nearest candidates if longer (a sparse city): the city.
     Candidates far from it are things on the table that are not part of the city."""
     if len(blobs) < 2:
@@ -120,7 +120,7 @@ def _main_cluster(blobs: list[Blob], reach: float) -> list[Blob]:
     centers = np.array([b.center for b in blobs])
     dist = np.linalg.norm(centers[:, None] - centers[None], axis=2)
     np.fill_diagonal(dist, np.inf)
-    reach = max(reach, 2 * float(np.median(dist.min(axis=1))))
+    reach = max(reach, 4 * float(np.median(dist.min(axis=1))))
     groups = _linked_groups(dist < reach)
     return [blobs[i] for i in max(groups, key=len)]
 
