@@ -62,6 +62,7 @@ class Profile:
     min_blob_side: float
     label_window_side: float
     cluster_reach_side: float
+    cluster_reach_neighbours: float
     max_candidates: int
     max_raw_candidates: int
     hfov_deg: float

@@ -100,7 +100,7 @@ def find_blobs(log_ratio: np.ndarray, table: np.ndarray, profile: Profile) -> tu
             if len(blobs) > profile.max_raw_candidates:
                 raise _too_busy(profile.max_raw_candidates)
     city = _main_cluster(_merge_close(blobs, profile.merge_distance_side * scale, log_ratio),
-                         profile.cluster_reach_side * scale)
+                         profile.cluster_reach_side * scale, profile.cluster_reach_neighbours)
     if len(city) > profile.max_candidates:
         raise _too_busy(profile.max_candidates)
     return city, scale
@@ -111,16 +111,17 @@ def _too_busy(count: int) -> BoardNotFound:
                          "a busy pattern? try a plain table or cloth")
 
 
-def _main_cluster(blobs: list[Blob], reach: float) -> list[Blob]:
-    """The largest group of candidates linked by gaps under ``reach`` pixels, or four times the
-    median distance between nearest candidates if longer (a sparse city): the city.
-    Candidates far from it are things on the table that are not part of the city."""
+def _main_cluster(blobs: list[Blob], reach: float, sparse_reach: float) -> list[Blob]:
+    """The largest group of candidates linked by gaps under ``reach`` pixels, or
+    ``sparse_reach`` times the median distance between nearest candidates if longer (a sparse
+    city, or one with gaps): the city. Candidates far from it are things on the table that
+    are not part of the city."""
     if len(blobs) < 2:
         return blobs
     centers = np.array([b.center for b in blobs])
     dist = np.linalg.norm(centers[:, None] - centers[None], axis=2)
     np.fill_diagonal(dist, np.inf)
-    reach = max(reach, 4 * float(np.median(dist.min(axis=1))))
+    reach = max(reach, sparse_reach * float(np.median(dist.min(axis=1))))
     groups = _linked_groups(dist < reach)
     return [blobs[i] for i in max(groups, key=len)]
 
