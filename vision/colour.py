@@ -69,9 +69,9 @@ def table_palette(log_ratio: np.ndarray, profile: Profile) -> np.ndarray:
     runs all round the ring; a colour seen in under ``table_palette_spread`` of the ring's
     sectors is a thing lying there (a card), and its centre is dropped."""
     h, w = log_ratio.shape[:2]
-    ys, xs = np.mgrid[0:h, 0:w]
-    sector_map = (np.arctan2(ys - h / 2, xs - w / 2) + np.pi) / (2 * np.pi) * _SECTORS
-    sectors = np.minimum(_border_ring(sector_map.astype(np.int32), profile), _SECTORS - 1)
+    ys, xs = _border_ring(np.stack(np.mgrid[0:h, 0:w], axis=2), profile).T  # angles of the ring only
+    sectors = ((np.arctan2(ys - h / 2, xs - w / 2) + np.pi) / (2 * np.pi) * _SECTORS).astype(np.int32)
+    sectors = np.minimum(sectors, _SECTORS - 1)
     ring = _border_ring(log_ratio, profile)
     step = max(1, len(ring) // 20000)
     sample = np.ascontiguousarray(ring[::step], dtype=np.float32)
