@@ -191,7 +191,8 @@ def _split_touching(mask: np.ndarray, scale: float, gap_side: float) -> list[np.
         return []
     x0, y0 = max(xs.min() - 2, 0), max(ys.min() - 2, 0)
     crop = mask[y0:ys.max() + 3, x0:xs.max() + 3]
-    dist = cv2.distanceTransform(crop, cv2.DIST_L2, cv2.DIST_MASK_PRECISE)
+    # the 5x5 mask, not DIST_MASK_PRECISE: that one gave different results run to run
+    dist = cv2.distanceTransform(crop, cv2.DIST_L2, cv2.DIST_MASK_5)
     gap = max(3, int(gap_side * scale))
     peaks = (dist == cv2.dilate(dist, np.ones((2 * gap + 1,) * 2, np.uint8))) & (dist >= 0.15 * scale)
     # peaks closer than half the gap are one piece's flat top: join them into one marker
