@@ -66,12 +66,16 @@ class Profile:
     max_candidates: int
     max_raw_candidates: int
     hfov_deg: float
+    anchor_noise: float
+    tilt_prior_deg: float
     size_tolerance: float
     same_size_cost: float
     surplus_cost: float
     max_uncertain_confidence: float
     stack_min_share: float
     stack_ring_cover: float
+    unseen_threshold: float
+    unseen_min_overlap: float
     colors: ColorModel
 
     def to_json(self) -> dict:

@@ -6,8 +6,8 @@
     detection.to_json(rules)               # the `citycam detect --json` object
 
 Stages, one module each: load, colour (table-relative colour), pieces (candidates), grid
-(lattice and camera), classify (colour and size), cells (snapping and stacks), detection,
-overlay.
+(lattice and camera), classify (colour and size), cells (snapping and stacks), unseen (a
+second look at empty cells beside the city), detection, overlay.
 """
 from __future__ import annotations
 
@@ -18,12 +18,13 @@ import numpy as np
 from calibration import Profile, load_profile
 
 from .cells import read_pieces
-from .colour import table_relative
+from .colour import off_table, table_palette, table_relative
 from .detection import DetectedPiece, Detection, build_detection
 from .errors import BoardNotFound, PhotoError, VisionError
 from .load import load_photo
 from .overlay import draw_overlay
 from .pieces import find_blobs
+from .unseen import add_unseen
 
 __all__ = ["analyze", "load_photo", "draw_overlay", "Detection", "DetectedPiece",
            "VisionError", "PhotoError", "BoardNotFound"]
@@ -37,12 +38,14 @@ def analyze(rgb, profile: Profile | None = None) -> Detection:
     start = time.perf_counter()
     profile = profile or load_profile()
     log_ratio, table = table_relative(rgb, profile)
-    blobs, side = find_blobs(log_ratio, table, profile)
+    strength = off_table(log_ratio, table_palette(log_ratio, profile))
+    blobs, side = find_blobs(log_ratio, strength, table, profile)
     if not blobs:
         raise BoardNotFound("no pieces found: is the whole city in the photo, on a plain table?")
     h, w = rgb.shape[:2]
     try:
         reading = read_pieces(blobs, (w, h), 1.4 * side, profile)
+        reading = add_unseen(reading, strength, log_ratio, blobs, profile)
     except np.linalg.LinAlgError:
         raise BoardNotFound("the pieces found do not sit on a grid; photograph the city from above") from None
     return build_detection(reading, (w, h), profile, time.perf_counter() - start)

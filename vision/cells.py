@@ -15,7 +15,7 @@ import numpy as np
 from calibration import Profile
 
 from .classify import classify_colors, likely_sizes, size_confidence, size_scores
-from .grid import Camera, GridFit, camera_from_homography, fit_grid
+from .grid import Camera, CameraPrior, GridFit, camera_from_homography, fit_grid, intrinsics
 from .model import outline, polygon_area_centroid, seat_height_mm
 from .pieces import Blob
 
@@ -57,13 +57,14 @@ def read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: fl
     typical = np.percentile(areas, 75)  # most candidates may be fragments; this is a piece
     trust = np.clip(areas / typical, 0.2, 1.0)  # fragments count for less
     min_pitch = np.sqrt(typical)  # a cell is wider than a typical piece
-    fit = fit_grid(centers, spacing_hint, trust, min_pitch)
+    prior = CameraPrior(intrinsics(image_size, profile.hfov_deg), profile.anchor_noise, profile.tilt_prior_deg)
+    fit = fit_grid(centers, spacing_hint, trust, min_pitch, prior)
     for _ in range(3):  # model the pieces, move each anchor to its base centre, refit
         camera = camera_from_homography(fit.H, image_size, profile.hfov_deg)
         sizes, pitch_mm, predicted = _cell_sizes_and_pitch(camera, fit.cells, areas, colors, profile)
         anchors = np.array([_base_point(camera, centers[i], fit.cells[i], sizes[i], pitch_mm)
                             for i in range(len(blobs))])
-        fit = fit_grid(anchors, spacing_hint, trust, min_pitch)
+        fit = fit_grid(anchors, spacing_hint, trust, min_pitch, prior)
     camera = camera_from_homography(fit.H, image_size, profile.hfov_deg)
     sizes, pitch_mm, predicted = _cell_sizes_and_pitch(camera, fit.cells, areas, colors, profile)
     cell_areas = _per_cell(fit.cells, areas)[1]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from .errors import BoardNotFound
@@ -30,14 +31,38 @@ def _apply(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
     return out[:, :2] / out[:, 2:3]
 
 
+@dataclass(frozen=True)
+class CameraPrior:
+    """What is known of the camera before the grid is fitted: ``K`` (3, 3) camera matrix
+    (:func:`intrinsics`); ``anchor_noise``: how far a piece's anchor may be off its cell
+    centre, in pitches; ``tilt_prior_deg``: the typical tilt from straight down (a Gaussian
+    prior on its sine)."""
+
+    K: np.ndarray
+    anchor_noise: float
+    tilt_prior_deg: float
+
+
+def intrinsics(image_size: tuple[int, int], hfov_deg: float) -> np.ndarray:
+    """(3, 3) camera matrix: square pixels, the principal point at the centre of an image of
+    ``image_size`` (width, height), a horizontal field of view of ``hfov_deg`` over its long
+    side."""
+    w, h = image_size
+    f = 0.5 * max(w, h) / np.tan(np.radians(hfov_deg) / 2)
+    return np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1]])
+
+
 def fit_grid(points: np.ndarray, spacing_hint: float, weights: np.ndarray | None = None,
-             min_pitch: float = 0.0) -> GridFit:
+             min_pitch: float = 0.0, camera: CameraPrior | None = None) -> GridFit:
     """Fit the grid to piece anchor points.
 
     ``points``: (N, 2) image (x, y); ``spacing_hint``: rough pitch in pixels, used when there
     are too few points to measure it; ``weights``: (N,) how much each point is to be trusted
     (1 for a whole piece, less for a fragment); ``min_pitch``: the least plausible pitch in
-    pixels (a cell holds a whole piece).
+    pixels (a cell holds a whole piece); ``camera``: what is known of the camera, if anything.
+    With it, a perspective fit must be a square grid seen by that camera (6 degrees of freedom
+    instead of 8) and a strong tilt needs strong evidence: a small city's noisy points cannot
+    bend it into a skewed or steeply tilted grid.
     Raises :class:`BoardNotFound` when there are no points.
     """
     points = np.asarray(points, np.float64)
@@ -53,7 +78,7 @@ def fit_grid(points: np.ndarray, spacing_hint: float, weights: np.ndarray | None
         grid = _apply(np.linalg.inv(H), points)
         near = np.linalg.norm(grid, axis=1) <= radius
         cells = np.round(grid).astype(np.int64)
-        H = _fit_model(cells[near], points[near], weights[near], H)
+        H = _fit_model(cells[near], points[near], weights[near], H, camera)
         if near.all():
             break
         radius += 1.5
@@ -64,7 +89,7 @@ def fit_grid(points: np.ndarray, spacing_hint: float, weights: np.ndarray | None
         cells = np.round(grid).astype(np.int64)
         residual = np.linalg.norm(grid - cells, axis=1)
         trust = weights * np.clip(1.5 - 2.5 * residual, 0.05, 1.0)
-        H = _fit_model(cells, points, trust, H)
+        H = _fit_model(cells, points, trust, H, camera)
     grid = _apply(np.linalg.inv(H), points)
     cells = np.round(grid).astype(np.int64)
     return GridFit(H, cells, np.linalg.norm(grid - cells, axis=1))
@@ -107,16 +132,18 @@ def _lattice_start(points: np.ndarray, weights: np.ndarray, spacing_hint: float,
     return float(theta[best]), float(pitch[best]), int(origin[best])
 
 
-def _fit_model(cells: np.ndarray, points: np.ndarray, weights: np.ndarray, previous: np.ndarray) -> np.ndarray:
+def _fit_model(cells: np.ndarray, points: np.ndarray, weights: np.ndarray, previous: np.ndarray,
+               camera: CameraPrior | None) -> np.ndarray:
     """Weighted fit of grid -> image: a homography when the cells span at least 3 x 3 with
-    8 points, an affine map with 3 non-collinear points, else a similarity. A fit that is
-    degenerate or distorts the previous cell size by more than 2x is refused for the next
-    simpler model."""
+    8 points (a camera pose when ``camera`` is given), an affine map with 3 non-collinear points,
+    else a similarity. A fit that is degenerate or distorts the previous cell size by more
+    than 2x is refused for the next simpler model."""
     cells = cells.astype(np.float64)
     spans = np.ptp(cells, axis=0) if len(cells) else np.zeros(2)
     candidates = []
     if len(cells) >= 8 and spans.min() >= 2:
-        candidates.append(_weighted_homography)
+        candidates.append(_weighted_homography if camera is None else
+                          lambda c, p, w: _weighted_pose(c, p, w, camera, previous))
     if len(cells) >= 3 and spans.min() >= 1:
         candidates.append(_weighted_affine)
     for fit in candidates:
@@ -125,6 +152,61 @@ def _fit_model(cells: np.ndarray, points: np.ndarray, weights: np.ndarray, previ
         if _plausible(H, previous, cells):
             return H
     return _similarity(cells, points, previous)
+
+
+def _weighted_pose(cells, points, weights, camera: CameraPrior, previous) -> np.ndarray:
+    """The homography of a square grid seen by ``camera``: its rotation and position (6
+    parameters) fitted by damped Gauss-Newton to the weighted points, from the better of the
+    free homography and ``previous``, with the prior on the tilt; (3, 3), H[2, 2] = 1."""
+    K = camera.K
+    noise = camera.anchor_noise * np.sqrt(abs(_local_scale(previous, cells.mean(axis=0))))
+    root = np.sqrt(weights)[:, None] / max(noise, 1e-6)
+    tilt_scale = np.sin(np.radians(camera.tilt_prior_deg))
+
+    def residual(params):
+        # the optical axis's horizontal part in table coordinates is the sine of the tilt
+        axis = cv2.Rodrigues(params[:3])[0][2, :2]
+        return np.concatenate([((_apply(_pose_homography(params, K), cells) - points) * root).ravel(),
+                               axis / tilt_scale])
+
+    starts = [_pose_params(H, K) for H in (_weighted_homography(cells, points, weights), previous)
+              if np.all(np.isfinite(H))]
+    params = min(starts, key=lambda p: float(residual(p) @ residual(p)))
+    damping = 1e-3
+    r = residual(params)
+    for _ in range(20):
+        step = 1e-6 * np.maximum(np.abs(params), 1.0)
+        jac = np.stack([(residual(params + np.eye(6)[k] * step[k]) - r) / step[k] for k in range(6)], axis=1)
+        jtj = jac.T @ jac
+        delta = np.linalg.solve(jtj + damping * np.diag(np.diag(jtj) + 1e-12), -jac.T @ r)
+        trial = residual(params + delta)
+        if trial @ trial < r @ r:
+            params, r, damping = params + delta, trial, damping / 3
+            if np.linalg.norm(delta) < 1e-7 * (1 + np.linalg.norm(params)):
+                break
+        else:
+            damping *= 5
+    H = _pose_homography(params, K)
+    return H / H[2, 2]
+
+
+def _pose_params(H: np.ndarray, K: np.ndarray) -> np.ndarray:
+    """(6,) rotation vector and translation of the camera nearest the homography ``H``."""
+    M = np.linalg.inv(K) @ H
+    scale = 2.0 / (np.linalg.norm(M[:, 0]) + np.linalg.norm(M[:, 1]))
+    if M[2, 2] * scale < 0:  # the table must lie in front of the camera
+        scale = -scale
+    r1, r2, t = M[:, 0] * scale, M[:, 1] * scale, M[:, 2] * scale
+    u, _, vt = np.linalg.svd(np.stack([r1, r2, np.cross(r1, r2)], axis=1))
+    R = u @ vt
+    return np.concatenate([cv2.Rodrigues(R)[0].ravel(), t])
+
+
+def _pose_homography(params: np.ndarray, K: np.ndarray) -> np.ndarray:
+    """Grid (col, row, 1) -> image homography of the camera pose ``params`` (see
+    :func:`_pose_params`); the grid pitch is the unit of the translation."""
+    R = cv2.Rodrigues(params[:3])[0]
+    return K @ np.stack([R[:, 0], R[:, 1], params[3:]], axis=1)
 
 
 def _plausible(H: np.ndarray, previous: np.ndarray, cells: np.ndarray) -> bool:
@@ -206,9 +288,7 @@ def camera_from_homography(H: np.ndarray, image_size: tuple[int, int], hfov_deg:
     """Recover the camera from the grid homography, assuming square pixels, the principal
     point at the image centre and a horizontal field of view ``hfov_deg`` over the long side.
     ``image_size`` is (width, height)."""
-    w, h = image_size
-    f = 0.5 * max(w, h) / np.tan(np.radians(hfov_deg) / 2)
-    K = np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1]])
+    K = intrinsics(image_size, hfov_deg)
     M = np.linalg.inv(K) @ H
     scale = 2.0 / (np.linalg.norm(M[:, 0]) + np.linalg.norm(M[:, 1]))
     if M[2, 2] * scale < 0:  # the table must lie in front of the camera

@@ -16,7 +16,7 @@ from calibration import Profile
 from calibration.profile import COLOR_ORDER
 
 from .classify import classify_colors
-from .colour import off_table, table_chroma, table_palette
+from .colour import table_chroma
 from .errors import BoardNotFound
 
 
@@ -36,14 +36,13 @@ class Blob:
         return len(self.pixels)
 
 
-def foreground(log_ratio: np.ndarray, profile: Profile) -> np.ndarray:
-    """Pixels that are not table (bool (H, W)), by hysteresis: regions farther than
-    ``foreground_threshold`` from every colour of the table's palette (its pattern, see
-    ``colour.table_palette``) that hold some pixel ``foreground_strong_factor`` times as far.
+def foreground(log_ratio: np.ndarray, strength: np.ndarray, profile: Profile) -> np.ndarray:
+    """Pixels that are not table (bool (H, W)), by hysteresis: regions whose ``strength``
+    (float32 (H, W), the distance to the table's palette from ``colour.off_table``) is over
+    ``foreground_threshold`` that hold some pixel ``foreground_strong_factor`` times as far.
 
     Tinted plastic absorbs: some channel must be darker than the table. Things brighter than
     the table in every channel (paper, cards, glare) are not pieces."""
-    strength = off_table(log_ratio, table_palette(log_ratio, profile))
     absorbs = log_ratio.min(axis=2) < -profile.absorb_fraction * profile.foreground_threshold
     weak = ((strength > profile.foreground_threshold) & absorbs).astype(np.uint8)
     weak = cv2.morphologyEx(weak, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
@@ -67,14 +66,16 @@ def pixel_labels(log_ratio: np.ndarray, fg: np.ndarray, expected: np.ndarray, wi
     return labels
 
 
-def find_blobs(log_ratio: np.ndarray, table: np.ndarray, profile: Profile) -> tuple[list[Blob], float]:
+def find_blobs(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray,
+               profile: Profile) -> tuple[list[Blob], float]:
     """Piece candidates of every colour, split where same-coloured pieces touch, and the
-    side in pixels of a typical piece.
+    side in pixels of a typical piece. ``log_ratio`` and ``table`` as from
+    ``colour.table_relative``, ``strength`` as from ``colour.off_table``.
 
     Two passes: the colour-blind foreground regions first tell how this photo's table and
     light shifted all colours (one offset), then pixels are labelled with shifted prototypes.
     """
-    fg = foreground(log_ratio, profile)
+    fg = foreground(log_ratio, strength, profile)
     chroma = table_chroma(table[~fg] if (~fg).any() else table.reshape(-1, 3))
     expected = profile.colors.prototype_array() + np.array(profile.colors.table_gain) @ chroma
     scale = typical_piece_side(fg.astype(np.int8) - 1)

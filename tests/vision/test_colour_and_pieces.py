@@ -6,7 +6,7 @@ import pytest
 from calibration import load_profile
 from calibration.profile import COLOR_ORDER
 from vision.classify import MAX_PER_COLOR, classify_colors
-from vision.colour import table_chroma, table_palette, table_relative
+from vision.colour import off_table, table_chroma, table_palette, table_relative
 from vision.pieces import find_blobs
 
 PROFILE = load_profile()
@@ -66,7 +66,9 @@ def test_find_blobs_separates_touching_pieces_by_colour_and_shape():
     for color, x, y, side in layout:
         tint(img, color, x, y, side)
     tint(img, "red", 560, 400, 30)
-    blobs, side = find_blobs(*table_relative(np.clip(img, 0, 255).astype(np.uint8), PROFILE), PROFILE)
+    log_ratio, table = table_relative(np.clip(img, 0, 255).astype(np.uint8), PROFILE)
+    strength = off_table(log_ratio, table_palette(log_ratio, PROFILE))
+    blobs, side = find_blobs(log_ratio, strength, table, PROFILE)
     assert len(blobs) == len(layout)
     for color, x, y, s in layout:
         centre = np.array([x + s / 2, y + s / 2])

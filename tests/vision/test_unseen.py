@@ -1,0 +1,70 @@
+"""The second look at empty cells: a piece the first pass missed is found where the grid
+says it would stand; a card or a shadow beside the city is not a piece."""
+import cv2
+import numpy as np
+
+from calibration import load_profile
+from calibration.profile import COLOR_ORDER
+from vision.cells import CityReading, Reading
+from vision.grid import GridFit, camera_from_homography
+from vision.model import outline
+from vision.pieces import Blob
+from vision.unseen import add_unseen
+
+PROFILE = load_profile()
+SIZE = (640, 480)
+PITCH_PX = 60.0
+PITCH_MM = 32.0
+
+
+def straight_down_reading(pieces):
+    """A camera straight above the grid, cell (0, 0) at pixel (200, 150); ``pieces`` are
+    (col, row, colour, size) already read."""
+    H = np.array([[PITCH_PX, 0, 200], [0, PITCH_PX, 150], [0, 0, 1]], np.float64)
+    camera = camera_from_homography(H, SIZE, PROFILE.hfov_deg)
+    readings = [Reading(c, r, COLOR_ORDER.index(color), size, 0, 1.0, (0.0, 0.0),
+                        outline(camera, np.array([c, r], np.float64), size, PITCH_MM))
+                for c, r, color, size in pieces]
+    return CityReading(GridFit(H, np.zeros((0, 2), int), np.zeros(0)), camera, PITCH_MM, readings)
+
+
+def scene(reading, hidden, extra=()):
+    """Strength and log ratio maps: the pieces of ``reading`` and the ``hidden`` ones
+    ((col, row, colour, size)) drawn as their outlines with their colour's prototype, and
+    ``extra`` convex polygons ((K, 2) (x, y)) drawn as a neutral grey difference."""
+    h = SIZE[1]
+    log_ratio = np.zeros((h, SIZE[0], 3), np.float32)
+    prototypes = PROFILE.colors.prototype_array()
+    shapes = [(p.outline, prototypes[p.color_index]) for p in reading.pieces]
+    shapes += [(outline(reading.camera, np.array([c, r], np.float64), s, PITCH_MM), prototypes[COLOR_ORDER.index(k)])
+               for c, r, k, s in hidden]
+    shapes += [(poly, np.full(3, -0.4)) for poly in extra]
+    for poly, value in shapes:
+        mask = np.zeros((h, SIZE[0]), np.uint8)
+        cv2.fillConvexPoly(mask, np.round(poly).astype(np.int32), 1)
+        log_ratio[mask > 0] = value
+    strength = np.abs(log_ratio).max(axis=2)
+    return strength, log_ratio
+
+
+def blobs_of(reading):
+    prototypes = PROFILE.colors.prototype_array()
+    return [Blob((0.0, 0.0), np.zeros((1, 2), np.int32), prototypes[p.color_index], np.zeros(3), p.color_index)
+            for p in reading.pieces]
+
+
+def test_a_piece_missed_beside_the_city_is_found_with_its_size_and_colour():
+    reading = straight_down_reading([(0, 0, "red", 3), (1, 0, "yellow", 2), (1, 1, "green", 1)])
+    strength, log_ratio = scene(reading, hidden=[(2, 1, "blue", 3), (3, 1, "black", 1)])
+    found = add_unseen(reading, strength, log_ratio, blobs_of(reading), PROFILE)
+    added = {(p.col, p.row): (COLOR_ORDER[p.color_index], p.size) for p in found.pieces[3:]}
+    assert added == {(2, 1): ("blue", 3), (3, 1): ("black", 1)}  # the second beside the first
+
+
+def test_a_card_or_a_shadow_beside_the_city_is_not_a_piece():
+    reading = straight_down_reading([(0, 0, "red", 3), (1, 0, "yellow", 2)])
+    card = np.array([[320, 100], [420, 100], [420, 240], [320, 240]], np.float64)  # over cells (2, 0) and (3, 0)
+    shadow = np.array([[200, 200], [228, 200], [206, 262]], np.float64)  # a thin wedge into cell (0, 1)
+    strength, log_ratio = scene(reading, hidden=[], extra=[card, shadow])
+    found = add_unseen(reading, strength, log_ratio, blobs_of(reading), PROFILE)
+    assert len(found.pieces) == 2

@@ -1,0 +1,109 @@
+"""A second look at the empty cells next to the city, once the grid and camera are known.
+
+The first pass only takes things that darken the table (:func:`vision.pieces.foreground`), so
+that paper and glare are not read as pieces. On a dark table a blue or black pyramid glows
+or reflects more light than the table gives and fails that test. Knowing where a piece would
+stand and what it would look like from the camera, a cell can be tested with a weaker rule:
+the pixels that differ from the table must fill the projected outline of one pyramid size and
+little else around it. A card, a cloth pattern or a shadow does not take that shape.
+"""
+from __future__ import annotations
+
+import logging
+
+import cv2
+import numpy as np
+
+from calibration import Profile
+
+from .cells import CityReading, Reading
+from .classify import MAX_PER_COLOR
+from .model import outline
+from .pieces import Blob
+
+logger = logging.getLogger(__name__)
+
+_SIZES = (1, 2, 3)
+_STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
+
+
+def add_unseen(reading: CityReading, strength: np.ndarray, log_ratio: np.ndarray, blobs: list[Blob],
+               profile: Profile) -> CityReading:
+    """``reading`` with pieces added in empty cells beside it (and beside those, and so on)
+    where what differs from the table (``strength``, float32 (H, W) from
+    :func:`vision.colour.off_table`, above ``foreground_threshold``) matches the outline of
+    one pyramid size: intersection over union at least ``unseen_min_overlap``. Their colour is
+    the nearest of the photo's expected colours (the prototypes moved by what the table and
+    light did to the pieces already found, from ``blobs``); ``log_ratio`` is float32 (H, W, 3)."""
+    pieces = list(reading.pieces)
+    if not pieces:
+        return reading
+    h, w = strength.shape
+    differs = (strength > profile.unseen_threshold).astype(np.uint8)
+    explained = np.zeros((h, w), np.uint8)
+    for p in pieces:
+        cv2.fillConvexPoly(explained, np.round(p.outline).astype(np.int32), 1)
+    explained = cv2.dilate(explained, np.ones((5, 5), np.uint8))
+    expected = _expected_colors(blobs, profile)
+    counts = np.bincount([p.color_index for p in pieces], minlength=len(expected))
+    occupied = {(p.col, p.row) for p in pieces}
+    frontier = sorted({(c + dc, r + dr) for c, r in occupied for dc, dr in _STEPS} - occupied)
+    while frontier and len(pieces) < profile.max_candidates:
+        col, row = frontier.pop(0)
+        found = _piece_in_cell(reading, (col, row), differs, explained, log_ratio, expected, counts, profile)
+        occupied.add((col, row))
+        if found is None:
+            continue
+        pieces.append(found)
+        counts[found.color_index] += 1
+        cv2.fillConvexPoly(explained, np.round(found.outline).astype(np.int32), 1)
+        frontier += sorted({(col + dc, row + dr) for dc, dr in _STEPS} - occupied - set(frontier))
+    added = len(pieces) - len(reading.pieces)
+    if added:
+        logger.info("%d piece(s) found on a second look at empty cells", added)
+    return CityReading(reading.grid, reading.camera, reading.pitch_mm, pieces)
+
+
+def _expected_colors(blobs: list[Blob], profile: Profile) -> np.ndarray:
+    """(5, 3) log ratios expected of each colour in this photo: the prototypes adjusted to
+    the table's chroma, moved by the median offset of the pieces already found."""
+    model = profile.colors
+    chroma = np.median([b.chroma for b in blobs], axis=0)
+    expected = model.prototype_array() + np.array(model.table_gain) @ chroma
+    residual = [b.feature - expected[b.color_index] for b in blobs]
+    return expected + np.median(residual, axis=0)
+
+
+def _piece_in_cell(reading: CityReading, cell, differs, explained, log_ratio, expected, counts,
+                   profile: Profile) -> Reading | None:
+    """The piece standing on ``cell`` (col, row), or None when the pixels that differ from
+    the table there and are not explained by a piece already read do not take the shape
+    of a pyramid."""
+    shapes = [outline(reading.camera, np.array(cell, np.float64), size, reading.pitch_mm) for size in _SIZES]
+    largest = shapes[-1]
+    margin = 0.5 * (largest.max(axis=0) - largest.min(axis=0))
+    x0, y0 = np.floor(largest.min(axis=0) - margin).astype(int)
+    x1, y1 = np.ceil(largest.max(axis=0) + margin).astype(int)
+    h, w = differs.shape
+    if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
+        return None  # a cell at the photo's edge: the city is always wholly in the photo
+    seen = differs[y0:y1, x0:x1] & (1 - explained[y0:y1, x0:x1])
+    if seen.sum() == 0:
+        return None
+    best = None
+    for size, shape in zip(_SIZES, shapes):
+        mask = np.zeros_like(seen)
+        cv2.fillConvexPoly(mask, np.round(shape - (x0, y0)).astype(np.int32), 1)
+        overlap = (seen & mask).sum() / max((seen | mask).sum(), 1)
+        if best is None or overlap > best[0]:
+            best = (overlap, size, shape, mask)
+    overlap, size, shape, mask = best
+    if overlap < profile.unseen_min_overlap:
+        return None
+    inside = (seen & mask) > 0
+    feature = np.median(log_ratio[y0:y1, x0:x1][inside], axis=0)
+    dist = np.linalg.norm(expected - feature, axis=1)
+    dist[counts >= MAX_PER_COLOR] = np.inf
+    color = int(dist.argmin())
+    center = tuple(float(v) for v in shape.mean(axis=0))
+    return Reading(int(cell[0]), int(cell[1]), color, size, 0, float(overlap), center, shape)
