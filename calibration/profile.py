@@ -74,6 +74,7 @@ class Profile:
     max_uncertain_confidence: float
     stack_min_share: float
     stack_ring_cover: float
+    min_outline_cover: float
     unseen_threshold: float
     unseen_min_overlap: float
     colors: ColorModel

@@ -6,8 +6,8 @@
     detection.to_json(rules)               # the `citycam detect --json` object
 
 Stages, one module each: load, colour (table-relative colour), pieces (candidates), grid
-(lattice and camera), classify (colour and size), cells (snapping and stacks), unseen (a
-second look at empty cells beside the city), detection, overlay.
+(lattice and camera), classify (colour and size), cells (snapping and stacks), verify (the
+reading checked against the photo), detection, overlay.
 """
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from .errors import BoardNotFound, PhotoError, VisionError
 from .load import load_photo
 from .overlay import draw_overlay
 from .pieces import find_blobs
-from .unseen import add_unseen
+from .verify import verify
 
 __all__ = ["analyze", "load_photo", "draw_overlay", "Detection", "DetectedPiece",
            "VisionError", "PhotoError", "BoardNotFound"]
@@ -45,7 +45,7 @@ def analyze(rgb, profile: Profile | None = None) -> Detection:
     h, w = rgb.shape[:2]
     try:
         reading = read_pieces(blobs, (w, h), 1.4 * side, profile)
-        reading = add_unseen(reading, strength, log_ratio, blobs, profile)
+        reading = verify(reading, strength, log_ratio, blobs, profile)
     except np.linalg.LinAlgError:
         raise BoardNotFound("the pieces found do not sit on a grid; photograph the city from above") from None
     return build_detection(reading, (w, h), profile, time.perf_counter() - start)

@@ -1,6 +1,11 @@
-"""A second look at the empty cells next to the city, once the grid and camera are known.
+"""Checking a reading against the photo, once the grid and camera are known: what a piece of
+each size on each cell would cover is predicted, and compared with what differs from the
+table.
 
-The first pass only takes things that darken the table (:func:`vision.pieces.foreground`), so
+Readings whose outline is mostly table are dropped: they are bits of something else (a rule
+card's print, the edge of a shadow) that happened to fall on the grid.
+
+Empty cells next to the city get a second look. The first pass only takes things that darken the table (:func:`vision.pieces.foreground`), so
 that paper and glare are not read as pieces. On a dark table a blue or black pyramid glows
 or reflects more light than the table gives and fails that test. Knowing where a piece would
 stand and what it would look like from the camera, a cell can be tested with a weaker rule:
@@ -27,19 +32,52 @@ _SIZES = (1, 2, 3)
 _STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 
 
-def add_unseen(reading: CityReading, strength: np.ndarray, log_ratio: np.ndarray, blobs: list[Blob],
+def verify(reading: CityReading, strength: np.ndarray, log_ratio: np.ndarray, blobs: list[Blob],
+           profile: Profile) -> CityReading:
+    """``reading`` without the readings whose outline is mostly table, then with the pieces
+    found on a second look at the empty cells beside it. ``strength``: float32 (H, W) from
+    :func:`vision.colour.off_table`; ``log_ratio``: float32 (H, W, 3); ``blobs``: the
+    candidates the reading was made of."""
+    differs = (strength > profile.unseen_threshold).astype(np.uint8)
+    return add_unseen(drop_shapeless(reading, differs, profile), differs, log_ratio, blobs, profile)
+
+
+def drop_shapeless(reading: CityReading, differs: np.ndarray, profile: Profile) -> CityReading:
+    """``reading`` without the pieces on the table whose outline is less than
+    ``min_outline_cover`` covered by ``differs`` (uint8 (H, W), 1 where the photo differs
+    from the table), and without what was read on top of them."""
+    dropped = set()
+    for p in reading.pieces:
+        if p.level == 0 and _cover(differs, p.outline) < profile.min_outline_cover:
+            dropped.add((p.col, p.row))
+    if dropped:
+        logger.info("%d reading(s) dropped: their outline is mostly table", len(dropped))
+    kept = [p for p in reading.pieces if (p.col, p.row) not in dropped]
+    return CityReading(reading.grid, reading.camera, reading.pitch_mm, kept)
+
+
+def _cover(mask: np.ndarray, shape: np.ndarray) -> float:
+    """Share of the convex ``shape`` ((K, 2) (x, y) pixels) where ``mask`` (uint8 (H, W)) is set."""
+    x0, y0 = np.maximum(np.floor(shape.min(axis=0)).astype(int), 0)
+    x1, y1 = np.ceil(shape.max(axis=0)).astype(int) + 1
+    window = mask[y0:y1, x0:x1]
+    inside = np.zeros_like(window)
+    cv2.fillConvexPoly(inside, np.round(shape - (x0, y0)).astype(np.int32), 1)
+    return float((window & inside).sum() / max(inside.sum(), 1))
+
+
+def add_unseen(reading: CityReading, differs: np.ndarray, log_ratio: np.ndarray, blobs: list[Blob],
                profile: Profile) -> CityReading:
     """``reading`` with pieces added in empty cells beside it (and beside those, and so on)
-    where what differs from the table (``strength``, float32 (H, W) from
-    :func:`vision.colour.off_table`, above ``foreground_threshold``) matches the outline of
-    one pyramid size: intersection over union at least ``unseen_min_overlap``. Their colour is
-    the nearest of the photo's expected colours (the prototypes moved by what the table and
-    light did to the pieces already found, from ``blobs``); ``log_ratio`` is float32 (H, W, 3)."""
+    where what differs from the table (``differs``, uint8 (H, W)) and no piece read explains
+    matches the outline of one pyramid size: intersection over union at least
+    ``unseen_min_overlap``. Their colour is the nearest of the photo's expected colours (the
+    prototypes moved by what the table and light did to the pieces already found, from
+    ``blobs``); ``log_ratio`` is float32 (H, W, 3)."""
     pieces = list(reading.pieces)
     if not pieces:
         return reading
-    h, w = strength.shape
-    differs = (strength > profile.unseen_threshold).astype(np.uint8)
+    h, w = differs.shape
     explained = np.zeros((h, w), np.uint8)
     for p in pieces:
         cv2.fillConvexPoly(explained, np.round(p.outline).astype(np.int32), 1)

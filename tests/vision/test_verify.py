@@ -1,5 +1,6 @@
-"""The second look at empty cells: a piece the first pass missed is found where the grid
-says it would stand; a card or a shadow beside the city is not a piece."""
+"""Checking a reading against the photo: a reading whose outline is mostly table is dropped;
+on a second look at empty cells, a piece the first pass missed is found where the grid says
+it would stand, and a card or a shadow beside the city is not a piece."""
 import cv2
 import numpy as np
 
@@ -9,7 +10,7 @@ from vision.cells import CityReading, Reading
 from vision.grid import GridFit, camera_from_homography
 from vision.model import outline
 from vision.pieces import Blob
-from vision.unseen import add_unseen
+from vision.verify import verify
 
 PROFILE = load_profile()
 SIZE = (640, 480)
@@ -19,23 +20,24 @@ PITCH_MM = 32.0
 
 def straight_down_reading(pieces):
     """A camera straight above the grid, cell (0, 0) at pixel (200, 150); ``pieces`` are
-    (col, row, colour, size) already read."""
+    (col, row, colour, size) or (col, row, colour, size, level) already read."""
     H = np.array([[PITCH_PX, 0, 200], [0, PITCH_PX, 150], [0, 0, 1]], np.float64)
     camera = camera_from_homography(H, SIZE, PROFILE.hfov_deg)
-    readings = [Reading(c, r, COLOR_ORDER.index(color), size, 0, 1.0, (0.0, 0.0),
+    readings = [Reading(c, r, COLOR_ORDER.index(color), size, level[0] if level else 0, 1.0, (0.0, 0.0),
                         outline(camera, np.array([c, r], np.float64), size, PITCH_MM))
-                for c, r, color, size in pieces]
+                for c, r, color, size, *level in pieces]
     return CityReading(GridFit(H, np.zeros((0, 2), int), np.zeros(0)), camera, PITCH_MM, readings)
 
 
-def scene(reading, hidden, extra=()):
+def scene(reading, hidden, extra=(), unseen=()):
     """Strength and log ratio maps: the pieces of ``reading`` and the ``hidden`` ones
     ((col, row, colour, size)) drawn as their outlines with their colour's prototype, and
-    ``extra`` convex polygons ((K, 2) (x, y)) drawn as a neutral grey difference."""
+    ``extra`` convex polygons ((K, 2) (x, y)) drawn as a neutral grey difference; the
+    readings on the cells ``unseen`` ((col, row)) are not drawn."""
     h = SIZE[1]
     log_ratio = np.zeros((h, SIZE[0], 3), np.float32)
     prototypes = PROFILE.colors.prototype_array()
-    shapes = [(p.outline, prototypes[p.color_index]) for p in reading.pieces]
+    shapes = [(p.outline, prototypes[p.color_index]) for p in reading.pieces if (p.col, p.row) not in unseen]
     shapes += [(outline(reading.camera, np.array([c, r], np.float64), s, PITCH_MM), prototypes[COLOR_ORDER.index(k)])
                for c, r, k, s in hidden]
     shapes += [(poly, np.full(3, -0.4)) for poly in extra]
@@ -56,7 +58,7 @@ def blobs_of(reading):
 def test_a_piece_missed_beside_the_city_is_found_with_its_size_and_colour():
     reading = straight_down_reading([(0, 0, "red", 3), (1, 0, "yellow", 2), (1, 1, "green", 1)])
     strength, log_ratio = scene(reading, hidden=[(2, 1, "blue", 3), (3, 1, "black", 1)])
-    found = add_unseen(reading, strength, log_ratio, blobs_of(reading), PROFILE)
+    found = verify(reading, strength, log_ratio, blobs_of(reading), PROFILE)
     added = {(p.col, p.row): (COLOR_ORDER[p.color_index], p.size) for p in found.pieces[3:]}
     assert added == {(2, 1): ("blue", 3), (3, 1): ("black", 1)}  # the second beside the first
 
@@ -66,5 +68,14 @@ def test_a_card_or_a_shadow_beside_the_city_is_not_a_piece():
     card = np.array([[320, 100], [420, 100], [420, 240], [320, 240]], np.float64)  # over cells (2, 0) and (3, 0)
     shadow = np.array([[200, 200], [228, 200], [206, 262]], np.float64)  # a thin wedge into cell (0, 1)
     strength, log_ratio = scene(reading, hidden=[], extra=[card, shadow])
-    found = add_unseen(reading, strength, log_ratio, blobs_of(reading), PROFILE)
+    found = verify(reading, strength, log_ratio, blobs_of(reading), PROFILE)
     assert len(found.pieces) == 2
+
+
+def test_a_reading_whose_outline_is_mostly_table_is_dropped_with_what_stands_on_it():
+    """Cell (1, 0) was read from a card's print: nothing there differs from the table."""
+    reading = straight_down_reading([(0, 0, "red", 3), (1, 0, "blue", 3), (1, 0, "yellow", 1, 1),
+                                     (1, 1, "green", 2)])
+    strength, log_ratio = scene(reading, hidden=[], unseen=[(1, 0)])
+    found = verify(reading, strength, log_ratio, blobs_of(reading), PROFILE)
+    assert sorted((p.col, p.row, p.level) for p in found.pieces) == [(0, 0, 0), (1, 1, 0)]
