@@ -24,7 +24,7 @@ from .errors import BoardNotFound, PhotoError, VisionError
 from .load import load_photo
 from .overlay import draw_overlay
 from .pieces import find_blobs
-from .verify import verify
+from .verify import check_reading
 
 __all__ = ["analyze", "load_photo", "draw_overlay", "Detection", "DetectedPiece",
            "VisionError", "PhotoError", "BoardNotFound"]
@@ -45,7 +45,7 @@ def analyze(rgb, profile: Profile | None = None) -> Detection:
     h, w = rgb.shape[:2]
     try:
         reading = read_pieces(blobs, (w, h), 1.4 * side, profile)
-        reading = verify(reading, strength, log_ratio, blobs, profile)
+        reading = check_reading(reading, strength, log_ratio, blobs, profile)
     except np.linalg.LinAlgError:
         raise BoardNotFound("the pieces found do not sit on a grid; photograph the city from above") from None
     return build_detection(reading, (w, h), profile, time.perf_counter() - start)

@@ -32,7 +32,7 @@ _SIZES = (1, 2, 3)
 _STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 
 
-def verify(reading: CityReading, strength: np.ndarray, log_ratio: np.ndarray, blobs: list[Blob],
+def check_reading(reading: CityReading, strength: np.ndarray, log_ratio: np.ndarray, blobs: list[Blob],
            profile: Profile) -> CityReading:
     """``reading`` without the readings whose outline is mostly table, then with the pieces
     found on a second look at the empty cells beside it. ``strength``: float32 (H, W) from

@@ -10,7 +10,7 @@ from vision.cells import CityReading, Reading
 from vision.grid import GridFit, camera_from_homography
 from vision.model import outline
 from vision.pieces import Blob
-from vision.verify import verify
+from vision.verify import check_reading
 
 PROFILE = load_profile()
 SIZE = (640, 480)
@@ -58,7 +58,7 @@ def blobs_of(reading):
 def test_a_piece_missed_beside_the_city_is_found_with_its_size_and_colour():
     reading = straight_down_reading([(0, 0, "red", 3), (1, 0, "yellow", 2), (1, 1, "green", 1)])
     strength, log_ratio = scene(reading, hidden=[(2, 1, "blue", 3), (3, 1, "black", 1)])
-    found = verify(reading, strength, log_ratio, blobs_of(reading), PROFILE)
+    found = check_reading(reading, strength, log_ratio, blobs_of(reading), PROFILE)
     added = {(p.col, p.row): (COLOR_ORDER[p.color_index], p.size) for p in found.pieces[3:]}
     assert added == {(2, 1): ("blue", 3), (3, 1): ("black", 1)}  # the second beside the first
 
@@ -68,7 +68,7 @@ def test_a_card_or_a_shadow_beside_the_city_is_not_a_piece():
     card = np.array([[320, 100], [420, 100], [420, 240], [320, 240]], np.float64)  # over cells (2, 0) and (3, 0)
     shadow = np.array([[200, 200], [228, 200], [206, 262]], np.float64)  # a thin wedge into cell (0, 1)
     strength, log_ratio = scene(reading, hidden=[], extra=[card, shadow])
-    found = verify(reading, strength, log_ratio, blobs_of(reading), PROFILE)
+    found = check_reading(reading, strength, log_ratio, blobs_of(reading), PROFILE)
     assert len(found.pieces) == 2
 
 
@@ -77,5 +77,5 @@ def test_a_reading_whose_outline_is_mostly_table_is_dropped_with_what_stands_on_
     reading = straight_down_reading([(0, 0, "red", 3), (1, 0, "blue", 3), (1, 0, "yellow", 1, 1),
                                      (1, 1, "green", 2)])
     strength, log_ratio = scene(reading, hidden=[], unseen=[(1, 0)])
-    found = verify(reading, strength, log_ratio, blobs_of(reading), PROFILE)
+    found = check_reading(reading, strength, log_ratio, blobs_of(reading), PROFILE)
     assert sorted((p.col, p.row, p.level) for p in found.pieces) == [(0, 0, 0), (1, 1, 0)]
