@@ -113,10 +113,11 @@ def _too_busy(count: int) -> BoardNotFound:
 
 
 def _main_cluster(blobs: list[Blob], reach: float, sparse_reach: float) -> list[Blob]:
-    """The largest group of candidates linked by gaps under ``reach`` pixels, or
-    ``sparse_reach`` times the median distance between nearest candidates if longer (a sparse
-    city, or one with gaps): the city. Candidates far from it are things on the table that
-    are not part of the city."""
+    """The group of candidates linked by gaps under ``reach`` pixels (or
+    ``sparse_reach`` times the median distance between nearest candidates if longer: a sparse
+    city, or one with gaps) that covers the most pixels: the city. A rule card's print can
+    break into more candidates than the city has, but small ones. Candidates far from the
+    city are things on the table that are not part of it."""
     if len(blobs) < 2:
         return blobs
     centers = np.array([b.center for b in blobs])
@@ -124,7 +125,8 @@ def _main_cluster(blobs: list[Blob], reach: float, sparse_reach: float) -> list[
     np.fill_diagonal(dist, np.inf)
     reach = max(reach, sparse_reach * float(np.median(dist.min(axis=1))))
     groups = _linked_groups(dist < reach)
-    return [blobs[i] for i in max(groups, key=len)]
+    areas = np.array([b.area for b in blobs])
+    return [blobs[i] for i in max(groups, key=lambda g: areas[g].sum())]
 
 
 def _merge_close(blobs: list[Blob], distance: float, log_ratio: np.ndarray) -> list[Blob]:

@@ -94,3 +94,18 @@ def test_no_colour_gets_more_pieces_than_a_set_has():
     features = np.array([red] * MAX_PER_COLOR + [0.6 * red + 0.4 * yellow])
     labels, _, _ = classify_colors(features, np.zeros((len(features), 3)), PROFILE.colors)
     assert np.bincount(labels, minlength=5)[0] == MAX_PER_COLOR and labels[-1] == 1
+
+
+def test_the_city_is_the_group_covering_most_pixels_not_the_most_candidates():
+    """A rule card's border broke into 30 small candidates; the city is 12 whole pieces."""
+    from vision.pieces import Blob, _main_cluster
+
+    def blob(x, y, side):
+        ys, xs = np.mgrid[y:y + side, x:x + side]
+        return Blob((x + side / 2, y + side / 2), np.stack([xs.ravel(), ys.ravel()], 1).astype(np.int32),
+                    np.zeros(3), np.zeros(3), 0)
+
+    city = [blob(500 + 40 * c, 100 + 40 * r, 24) for r in range(3) for c in range(4)]
+    border = [blob(50 + 12 * k, 400, 6) for k in range(15)] + [blob(50 + 12 * k, 520, 6) for k in range(15)]
+    chosen = _main_cluster(city + border, reach=50, sparse_reach=4.0)
+    assert sorted(b.center for b in chosen) == sorted(b.center for b in city)
