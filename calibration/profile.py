@@ -71,6 +71,7 @@ class Profile:
     size_tolerance: float
     same_size_cost: float
     surplus_cost: float
+    informative_above: float
     max_uncertain_confidence: float
     stack_min_share: float
     stack_ring_cover: float

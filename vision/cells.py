@@ -50,8 +50,8 @@ class CityReading:
 def read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: float,
                 profile: Profile) -> CityReading:
     """Turn candidates into pieces on cells. ``image_size`` is (width, height)."""
-    colors, color_conf, _ = classify_colors(np.array([b.feature for b in blobs]),
-                                         np.array([b.chroma for b in blobs]), profile.colors)
+    colors, color_conf, _ = classify_colors(np.array([b.feature for b in blobs]), np.array([b.chroma for b in blobs]),
+                                            profile.colors, profile.informative_above)
     centers = np.array([b.center for b in blobs])
     areas = np.array([b.area for b in blobs], np.float64)
     typical = np.percentile(areas, 75)  # most candidates may be fragments; this is a piece

@@ -1,7 +1,7 @@
 """Colour and size decisions for piece candidates, each with a confidence in 0..1.
 
 Colour: nearest table-adjusted prototype (calibration ``ColorModel``), after removing one
-offset shared by all pieces of the photo (what the table and light did to all of them),
+brightness offset shared by all pieces of the photo (what the light did to all of them),
 estimated by alternating assignment and median residual. No colour may hold more pieces than
 a full set has (9), the game's own constraint.
 Size: the measured area of a piece against the projected area of each pyramid size.
@@ -15,9 +15,15 @@ from calibration import ColorModel
 MAX_PER_COLOR = 9
 
 
-def classify_colors(features: np.ndarray, chromas: np.ndarray, model: ColorModel):
+def classify_colors(features: np.ndarray, chromas: np.ndarray, model: ColorModel, informative_above: float):
     """``features``, ``chromas``: (N, 3) float. Returns colour indices (N,) int64 into
-    COLOR_ORDER, confidences (N,) float64 and the photo's shared offset (3,)."""
+    COLOR_ORDER, confidences (N,) float64 and the photo's shared offset (3,).
+
+    The offset is one brightness shift for all channels (how the light on the pieces
+    differs from the light on the table around them), the median of the pieces' residuals
+    in the channels their colour passes: where a colour's expected log ratio is at most
+    ``informative_above``, the piece absorbs nearly all that light and the channel holds
+    noise and the camera's dark floor, not the light."""
     features = np.asarray(features, np.float64)
     if not len(features):
         return np.zeros(0, np.int64), np.zeros(0), np.zeros(3)
@@ -28,8 +34,10 @@ def classify_colors(features: np.ndarray, chromas: np.ndarray, model: ColorModel
         labels = _capacity_limited(dist)
         if len(features) < 5:
             break
-        residual = features - expected[np.arange(len(features)), labels]
-        new = np.median(residual, axis=0)
+        chosen = expected[np.arange(len(features)), labels]
+        residual = features - chosen
+        informative = chosen > informative_above
+        new = np.full(3, np.median(residual[informative] if informative.sum() >= 3 else residual))
         if np.allclose(new, offset, atol=1e-3):
             break
         offset = new

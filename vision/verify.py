@@ -22,7 +22,7 @@ import numpy as np
 from calibration import Profile
 
 from .cells import CityReading, Reading
-from .classify import MAX_PER_COLOR
+from .classify import MAX_PER_COLOR, classify_colors
 from .model import outline
 from .pieces import Blob
 
@@ -104,12 +104,11 @@ def add_unseen(reading: CityReading, differs: np.ndarray, log_ratio: np.ndarray,
 
 def _expected_colors(blobs: list[Blob], profile: Profile) -> np.ndarray:
     """(5, 3) log ratios expected of each colour in this photo: the prototypes adjusted to
-    the table's chroma, moved by the median offset of the pieces already found."""
+    the table's chroma, moved by the photo's offset found from the pieces already seen."""
     model = profile.colors
-    chroma = np.median([b.chroma for b in blobs], axis=0)
-    expected = model.prototype_array() + np.array(model.table_gain) @ chroma
-    residual = [b.feature - expected[b.color_index] for b in blobs]
-    return expected + np.median(residual, axis=0)
+    chromas = np.array([b.chroma for b in blobs])
+    _, _, offset = classify_colors(np.array([b.feature for b in blobs]), chromas, model, profile.informative_above)
+    return model.prototype_array() + np.array(model.table_gain) @ np.median(chromas, axis=0) + offset
 
 
 def _piece_in_cell(reading: CityReading, cell, differs, explained, log_ratio, expected, counts,
