@@ -78,6 +78,8 @@ class Profile:
     min_outline_cover: float
     unseen_threshold: float
     unseen_min_overlap: float
+    faint_contrast: float
+    faint_noise_ratio: float
     colors: ColorModel
 
     def to_json(self) -> dict:

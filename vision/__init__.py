@@ -18,7 +18,7 @@ import numpy as np
 from calibration import Profile, load_profile
 
 from .cells import read_pieces
-from .colour import off_table, table_palette, table_relative
+from .colour import off_table, plain_table, table_palette, table_relative
 from .detection import DetectedPiece, Detection, build_detection
 from .errors import BoardNotFound, PhotoError, VisionError
 from .load import load_photo
@@ -38,14 +38,15 @@ def analyze(rgb, profile: Profile | None = None) -> Detection:
     start = time.perf_counter()
     profile = profile or load_profile()
     log_ratio, table = table_relative(rgb, profile)
-    strength = off_table(log_ratio, table_palette(log_ratio, profile))
+    palette = table_palette(log_ratio, profile)
+    strength = off_table(log_ratio, palette)
     blobs, side = find_blobs(log_ratio, strength, table, profile)
     if not blobs:
         raise BoardNotFound("no pieces found: is the whole city in the photo, on a plain table?")
     h, w = rgb.shape[:2]
     try:
         reading = read_pieces(blobs, (w, h), 1.4 * side, profile)
-        reading = check_reading(reading, strength, log_ratio, blobs, profile)
+        reading = check_reading(reading, strength, log_ratio, blobs, plain_table(palette, profile), profile)
     except np.linalg.LinAlgError:
         raise BoardNotFound("the pieces found do not sit on a grid; photograph the city from above") from None
     return build_detection(reading, (w, h), profile, time.perf_counter() - start)

@@ -85,6 +85,14 @@ def table_palette(log_ratio: np.ndarray, profile: Profile) -> np.ndarray:
     return centres[(spread >= profile.table_palette_spread) | (counts.sum(axis=1) == counts.sum(axis=1).max())]
 
 
+def plain_table(palette: np.ndarray, profile: Profile) -> bool:
+    """Whether the table has no pattern: all colours of its ``palette`` ((K, 3) log ratios,
+    from :func:`table_palette`) within ``foreground_threshold`` of each other, as a plain
+    table's light and grain give; a cloth's print gives colours farther apart."""
+    spread = np.abs(palette[:, None, :] - palette[None, :, :]).max() if len(palette) else 0.0
+    return bool(spread < profile.foreground_threshold)
+
+
 def _border_ring(image: np.ndarray, profile: Profile) -> np.ndarray:
     """(N, ...) pixels of the border ring, ``ring_frac`` of the short side wide, where only
     table is expected: top rows, bottom rows, then the left and right columns between."""

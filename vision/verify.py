@@ -5,12 +5,14 @@ table.
 Readings whose outline is mostly table are dropped: they are bits of something else (a rule
 card's print, the edge of a shadow) that happened to fall on the grid.
 
-Empty cells next to the city get a second look. The first pass only takes things that darken the table (:func:`vision.pieces.foreground`), so
-that paper and glare are not read as pieces. On a dark table a blue or black pyramid glows
-or reflects more light than the table gives and fails that test. Knowing where a piece would
-stand and what it would look like from the camera, a cell can be tested with a weaker rule:
-the pixels that differ from the table must fill the projected outline of one pyramid size and
-little else around it. A card, a cloth pattern or a shadow does not take that shape.
+Empty cells next to the city get a second look. The first pass only takes things that
+darken the table (:func:`vision.pieces.foreground`), so that paper and glare are not read as
+pieces. On a dark table a blue or black pyramid glows or reflects more light than the table
+gives and fails that test. Knowing where a piece would stand and what it would look like
+from the camera, a cell can be tested with weaker rules: the pixels that differ from the
+table must fill the projected outline of one pyramid size and little else around it; or, on
+a plain table, the inside of such an outline must differ, even faintly, from a thin ring
+around it. A card, a cloth pattern or a shadow does not take that shape.
 """
 from __future__ import annotations
 
@@ -33,13 +35,14 @@ _STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 
 
 def check_reading(reading: CityReading, strength: np.ndarray, log_ratio: np.ndarray, blobs: list[Blob],
-           profile: Profile) -> CityReading:
+                  plain: bool, profile: Profile) -> CityReading:
     """``reading`` without the readings whose outline is mostly table, then with the pieces
     found on a second look at the empty cells beside it. ``strength``: float32 (H, W) from
     :func:`vision.colour.off_table`; ``log_ratio``: float32 (H, W, 3); ``blobs``: the
-    candidates the reading was made of."""
+    candidates the reading was made of; ``plain``: whether the table has no pattern (only
+    then are faint pieces looked for: on a pattern, a faint difference is the pattern)."""
     differs = (strength > profile.unseen_threshold).astype(np.uint8)
-    return add_unseen(drop_shapeless(reading, differs, profile), differs, log_ratio, blobs, profile)
+    return add_unseen(drop_shapeless(reading, differs, profile), differs, log_ratio, blobs, plain, profile)
 
 
 def drop_shapeless(reading: CityReading, differs: np.ndarray, profile: Profile) -> CityReading:
@@ -67,11 +70,12 @@ def _cover(mask: np.ndarray, shape: np.ndarray) -> float:
 
 
 def add_unseen(reading: CityReading, differs: np.ndarray, log_ratio: np.ndarray, blobs: list[Blob],
-               profile: Profile) -> CityReading:
+               plain: bool, profile: Profile) -> CityReading:
     """``reading`` with pieces added in empty cells beside it (and beside those, and so on)
     where what differs from the table (``differs``, uint8 (H, W)) and no piece read explains
     matches the outline of one pyramid size: intersection over union at least
-    ``unseen_min_overlap``. Their colour is the nearest of the photo's expected colours (the
+    ``unseen_min_overlap``; on a ``plain`` table, also faint pieces (:func:`_faint_piece_in_cell`).
+    Their colour is the nearest of the photo's expected colours (the
     prototypes moved by what the table and light did to the pieces already found, from
     ``blobs``); ``log_ratio`` is float32 (H, W, 3)."""
     pieces = list(reading.pieces)
@@ -89,6 +93,8 @@ def add_unseen(reading: CityReading, differs: np.ndarray, log_ratio: np.ndarray,
     while frontier and len(pieces) < profile.max_candidates:
         col, row = frontier.pop(0)
         found = _piece_in_cell(reading, (col, row), differs, explained, log_ratio, expected, counts, profile)
+        if found is None and plain:
+            found = _faint_piece_in_cell(reading, (col, row), explained, log_ratio, expected, counts, profile)
         occupied.add((col, row))
         if found is None:
             continue
@@ -144,3 +150,47 @@ def _piece_in_cell(reading: CityReading, cell, differs, explained, log_ratio, ex
     color = int(dist.argmin())
     center = tuple(float(v) for v in shape.mean(axis=0))
     return Reading(int(cell[0]), int(cell[1]), color, size, 0, float(overlap), center, shape)
+
+
+def _faint_piece_in_cell(reading: CityReading, cell, explained, log_ratio, expected, counts,
+                         profile: Profile) -> Reading | None:
+    """The piece on ``cell`` (col, row) of a plain table whose colour is close to the
+    table's (a black pyramid under the lamp on a dark table), or None: inside the projected
+    outline of some size the median log ratio must differ from that of a thin ring around it
+    by at least ``faint_contrast`` and by ``faint_noise_ratio`` times the ring's own spread.
+    Of the sizes that pass, the one with the strongest difference is taken; its colour is the
+    expected colour whose direction from the table is closest to the difference's. Such a
+    piece is read with confidence 0.5, so it is flagged for the player to check."""
+    shapes = [outline(reading.camera, np.array(cell, np.float64), size, reading.pitch_mm) for size in _SIZES]
+    largest = shapes[-1]
+    margin = 0.5 * (largest.max(axis=0) - largest.min(axis=0))
+    x0, y0 = np.floor(largest.min(axis=0) - margin).astype(int)
+    x1, y1 = np.ceil(largest.max(axis=0) + margin).astype(int)
+    h, w = explained.shape
+    if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
+        return None
+    free = explained[y0:y1, x0:x1] == 0
+    window = log_ratio[y0:y1, x0:x1]
+    best = None
+    for size, shape in zip(_SIZES, shapes):
+        mask = np.zeros(free.shape, np.uint8)
+        cv2.fillConvexPoly(mask, np.round(shape - (x0, y0)).astype(np.int32), 1)
+        inner = (cv2.erode(mask, np.ones((3, 3), np.uint8)) > 0) & free
+        ring = (cv2.dilate(mask, np.ones((9, 9), np.uint8)) > cv2.dilate(mask, np.ones((3, 3), np.uint8))) & free
+        if inner.sum() < 0.5 * mask.sum() or ring.sum() < 20:
+            continue  # mostly covered by pieces already read
+        around = np.median(window[ring], axis=0)
+        noise = 1.4826 * np.median(np.abs(window[ring] - around), axis=0)
+        contrast = np.median(window[inner], axis=0) - around
+        strength = float(np.abs(contrast).max())
+        clear = np.max(np.abs(contrast) / np.maximum(noise, 1e-3)) >= profile.faint_noise_ratio
+        if strength >= profile.faint_contrast and clear and (best is None or strength > best[0]):
+            best = (strength, size, shape, contrast)
+    if best is None:
+        return None
+    _, size, shape, contrast = best
+    direction = expected / np.linalg.norm(expected, axis=1, keepdims=True)
+    similarity = direction @ (contrast / np.linalg.norm(contrast))
+    similarity[counts >= MAX_PER_COLOR] = -np.inf
+    center = tuple(float(v) for v in shape.mean(axis=0))
+    return Reading(int(cell[0]), int(cell[1]), int(similarity.argmax()), size, 0, 0.5, center, shape)

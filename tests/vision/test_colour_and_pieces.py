@@ -127,3 +127,15 @@ def test_the_city_is_the_group_covering_most_pixels_not_the_most_candidates():
     border = [blob(50 + 12 * k, 400, 6) for k in range(15)] + [blob(50 + 12 * k, 520, 6) for k in range(15)]
     chosen = _main_cluster(city + border, reach=50, sparse_reach=4.0)
     assert sorted(b.center for b in chosen) == sorted(b.center for b in city)
+
+
+def test_a_plain_table_is_plain_and_a_gingham_cloth_is_not():
+    from vision.colour import plain_table
+
+    plain = table_photo()
+    gingham = table_photo(table=(200, 200, 190))
+    ys, xs = np.mgrid[0:gingham.shape[0], 0:gingham.shape[1]]
+    gingham[((ys // 16) + (xs // 16)) % 2 == 0] *= np.array([0.4, 0.7, 0.7], np.float32)
+    for img, expected in ((plain, True), (gingham, False)):
+        log_ratio, _ = table_relative(np.clip(img, 0, 255).astype(np.uint8), PROFILE)
+        assert plain_table(table_palette(log_ratio, PROFILE), PROFILE) is expected

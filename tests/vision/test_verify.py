@@ -58,7 +58,7 @@ def blobs_of(reading):
 def test_a_piece_missed_beside_the_city_is_found_with_its_size_and_colour():
     reading = straight_down_reading([(0, 0, "red", 3), (1, 0, "yellow", 2), (1, 1, "green", 1)])
     strength, log_ratio = scene(reading, hidden=[(2, 1, "blue", 3), (3, 1, "black", 1)])
-    found = check_reading(reading, strength, log_ratio, blobs_of(reading), PROFILE)
+    found = check_reading(reading, strength, log_ratio, blobs_of(reading), True, PROFILE)
     added = {(p.col, p.row): (COLOR_ORDER[p.color_index], p.size) for p in found.pieces[3:]}
     assert added == {(2, 1): ("blue", 3), (3, 1): ("black", 1)}  # the second beside the first
 
@@ -68,7 +68,7 @@ def test_a_card_or_a_shadow_beside_the_city_is_not_a_piece():
     card = np.array([[320, 100], [420, 100], [420, 240], [320, 240]], np.float64)  # over cells (2, 0) and (3, 0)
     shadow = np.array([[200, 200], [228, 200], [206, 262]], np.float64)  # a thin wedge into cell (0, 1)
     strength, log_ratio = scene(reading, hidden=[], extra=[card, shadow])
-    found = check_reading(reading, strength, log_ratio, blobs_of(reading), PROFILE)
+    found = check_reading(reading, strength, log_ratio, blobs_of(reading), True, PROFILE)
     assert len(found.pieces) == 2
 
 
@@ -77,5 +77,24 @@ def test_a_reading_whose_outline_is_mostly_table_is_dropped_with_what_stands_on_
     reading = straight_down_reading([(0, 0, "red", 3), (1, 0, "blue", 3), (1, 0, "yellow", 1, 1),
                                      (1, 1, "green", 2)])
     strength, log_ratio = scene(reading, hidden=[], unseen=[(1, 0)])
-    found = check_reading(reading, strength, log_ratio, blobs_of(reading), PROFILE)
+    found = check_reading(reading, strength, log_ratio, blobs_of(reading), True, PROFILE)
     assert sorted((p.col, p.row, p.level) for p in found.pieces) == [(0, 0, 0), (1, 1, 0)]
+
+
+def test_a_faint_piece_is_found_on_a_plain_table_but_not_on_a_pattern():
+    """A black pyramid under the lamp on a dark table: only 10% darker than the table, under
+    the threshold of any pixel test, but all over its outline and nowhere around it."""
+    rng = np.random.default_rng(7)
+    reading = straight_down_reading([(0, 0, "red", 3), (1, 0, "yellow", 2)])
+    strength, log_ratio = scene(reading, hidden=[])
+    faint = np.zeros(strength.shape, np.uint8)
+    cv2.fillConvexPoly(faint, np.round(outline(reading.camera, np.array([2.0, 0.0]), 2, PITCH_MM)).astype(np.int32), 1)
+    log_ratio += rng.normal(0, 0.01, log_ratio.shape).astype(np.float32)
+    log_ratio[faint > 0] -= 0.1
+    strength = np.abs(log_ratio).max(axis=2)
+    blobs = blobs_of(reading)
+    found = check_reading(reading, strength, log_ratio, blobs, True, PROFILE)
+    added = [(p.col, p.row, COLOR_ORDER[p.color_index], p.size) for p in found.pieces[2:]]
+    assert added == [(2, 0, "black", 2)]
+    assert found.pieces[2].confidence < PROFILE.max_uncertain_confidence  # flagged for the player
+    assert len(check_reading(reading, strength, log_ratio, blobs, False, PROFILE).pieces) == 2
