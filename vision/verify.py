@@ -117,19 +117,31 @@ def _expected_colors(blobs: list[Blob], profile: Profile) -> np.ndarray:
     return model.prototype_array() + np.array(model.table_gain) @ np.median(chromas, axis=0) + offset
 
 
-def _piece_in_cell(reading: CityReading, cell, differs, explained, log_ratio, expected, counts,
-                   profile: Profile) -> Reading | None:
-    """The piece standing on ``cell`` (col, row), or None when the pixels that differ from
-    the table there and are not explained by a piece already read do not take the shape
-    of a pyramid."""
+def _cell_outlines(reading: CityReading, cell, image_shape):
+    """The projected outlines ((K, 2) (x, y)) of each size on ``cell`` (col, row), and the
+    window (x0, y0, x1, y1) around them that holds the largest with half its width to spare,
+    or None for the window if it leaves an image of ``image_shape`` (H, W) (the city is always
+    wholly in the photo)."""
     shapes = [outline(reading.camera, np.array(cell, np.float64), size, reading.pitch_mm) for size in _SIZES]
     largest = shapes[-1]
     margin = 0.5 * (largest.max(axis=0) - largest.min(axis=0))
     x0, y0 = np.floor(largest.min(axis=0) - margin).astype(int)
     x1, y1 = np.ceil(largest.max(axis=0) + margin).astype(int)
-    h, w = differs.shape
+    h, w = image_shape
     if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
-        return None  # a cell at the photo's edge: the city is always wholly in the photo
+        return shapes, None
+    return shapes, (int(x0), int(y0), int(x1), int(y1))
+
+
+def _piece_in_cell(reading: CityReading, cell, differs, explained, log_ratio, expected, counts,
+                   profile: Profile) -> Reading | None:
+    """The piece standing on ``cell`` (col, row), or None when the pixels that differ from
+    the table there and are not explained by a piece already read do not take the shape
+    of a pyramid."""
+    shapes, box = _cell_outlines(reading, cell, differs.shape)
+    if box is None:
+        return None
+    x0, y0, x1, y1 = box
     seen = differs[y0:y1, x0:x1] & (1 - explained[y0:y1, x0:x1])
     if seen.sum() == 0:
         return None
@@ -161,14 +173,10 @@ def _faint_piece_in_cell(reading: CityReading, cell, explained, log_ratio, expec
     Of the sizes that pass, the one with the strongest difference is taken; its colour is the
     expected colour whose direction from the table is closest to the difference's. Such a
     piece is read with confidence 0.5, so it is flagged for the player to check."""
-    shapes = [outline(reading.camera, np.array(cell, np.float64), size, reading.pitch_mm) for size in _SIZES]
-    largest = shapes[-1]
-    margin = 0.5 * (largest.max(axis=0) - largest.min(axis=0))
-    x0, y0 = np.floor(largest.min(axis=0) - margin).astype(int)
-    x1, y1 = np.ceil(largest.max(axis=0) + margin).astype(int)
-    h, w = explained.shape
-    if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
+    shapes, box = _cell_outlines(reading, cell, explained.shape)
+    if box is None:
         return None
+    x0, y0, x1, y1 = box
     free = explained[y0:y1, x0:x1] == 0
     window = log_ratio[y0:y1, x0:x1]
     best = None
