@@ -59,14 +59,16 @@ def read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: fl
     min_pitch = np.sqrt(typical)  # a cell is wider than a typical piece
     prior = CameraPrior(intrinsics(image_size, profile.hfov_deg), profile.anchor_noise, profile.tilt_prior_deg)
     fit = fit_grid(centers, spacing_hint, trust, min_pitch, prior)
+    pitches = PITCH_MM_CHOICES
     for _ in range(3):  # model the pieces, move each anchor to its base centre, refit
         camera = camera_from_homography(fit.H, image_size, profile.hfov_deg)
-        sizes, pitch_mm, predicted = _cell_sizes_and_pitch(camera, fit.cells, areas, colors, profile)
+        sizes, pitch_mm, predicted = _cell_sizes_and_pitch(camera, fit.cells, areas, colors, profile, pitches)
+        pitches = PITCH_MM_CHOICES[np.abs(PITCH_MM_CHOICES - pitch_mm) <= 2]  # refits move it little
         anchors = np.array([_base_point(camera, centers[i], fit.cells[i], sizes[i], pitch_mm)
                             for i in range(len(blobs))])
         fit = fit_grid(anchors, spacing_hint, trust, min_pitch, prior)
     camera = camera_from_homography(fit.H, image_size, profile.hfov_deg)
-    sizes, pitch_mm, predicted = _cell_sizes_and_pitch(camera, fit.cells, areas, colors, profile)
+    sizes, pitch_mm, predicted = _cell_sizes_and_pitch(camera, fit.cells, areas, colors, profile, pitches)
     cell_areas = _per_cell(fit.cells, areas)[1]
     size_conf = size_confidence(size_scores(cell_areas, predicted), sizes - 1, profile.size_tolerance)
     pieces = _assemble(blobs, fit, camera, pitch_mm, colors, color_conf * size_conf, areas, profile)
@@ -93,7 +95,7 @@ def _per_cell(cells: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.nda
 
 
 def _cell_sizes_and_pitch(camera: Camera, cells: np.ndarray, areas: np.ndarray, colors: np.ndarray,
-                          profile: Profile):
+                          profile: Profile, pitches: np.ndarray):
     """:func:`_sizes_and_pitch` with the candidates of one cell read as one piece (a piece
     broken into colour fragments, or a stack seen from above, shows its whole outline);
     the colour of a cell is that of its largest candidate. Returns per-candidate sizes (N,),
@@ -103,18 +105,18 @@ def _cell_sizes_and_pitch(camera: Camera, cells: np.ndarray, areas: np.ndarray, 
     for i in np.argsort(-areas):
         if first[index[i]] < 0:
             first[index[i]] = i
-    sizes, pitch_mm, predicted = _sizes_and_pitch(camera, cells[first], total[first], colors[first], profile)
+    sizes, pitch_mm, predicted = _sizes_and_pitch(camera, cells[first], total[first], colors[first], profile, pitches)
     return sizes[index], pitch_mm, predicted[index]
 
 
 def _sizes_and_pitch(camera: Camera, cells: np.ndarray, areas: np.ndarray, colors: np.ndarray,
-                     profile: Profile):
-    """Sizes (N,) and the pitch in mm that best explain the measured areas together, with the
-    rules as soft priors (:func:`classify.likely_sizes`): at a wrong pitch every piece reads
-    one size off, and neighbours then break the rules."""
+                     profile: Profile, pitches: np.ndarray):
+    """Sizes (N,) and the pitch in mm, one of ``pitches``, that best explain the measured
+    areas together, with the rules as soft priors (:func:`classify.likely_sizes`): at a wrong
+    pitch every piece reads one size off, and neighbours then break the rules."""
     unit = _predicted_areas(camera, cells, 32.0)
     best = None
-    for pitch_mm in PITCH_MM_CHOICES:
+    for pitch_mm in pitches:
         predicted = unit * (32.0 / pitch_mm) ** 2  # areas scale with (size / pitch)^2
         sizes, cost = likely_sizes(size_scores(areas, predicted), colors, cells, profile.size_tolerance,
                                    profile.same_size_cost, PER_KIND, profile.surplus_cost)

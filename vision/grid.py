@@ -181,8 +181,9 @@ def _weighted_pose(cells, points, weights, camera: CameraPrior, previous) -> np.
         delta = np.linalg.solve(jtj + damping * np.diag(np.diag(jtj) + 1e-12), -jac.T @ r)
         trial = residual(params + delta)
         if trial @ trial < r @ r:
+            gain = r @ r - trial @ trial
             params, r, damping = params + delta, trial, damping / 3
-            if np.linalg.norm(delta) < 1e-7 * (1 + np.linalg.norm(params)):
+            if gain < 1e-6 * (r @ r) + 1e-9:  # converged: no longer worth a step
                 break
         else:
             damping *= 5

@@ -43,7 +43,8 @@ def foreground(log_ratio: np.ndarray, strength: np.ndarray, profile: Profile) ->
 
     Tinted plastic absorbs: some channel must be darker than the table. Things brighter than
     the table in every channel (paper, cards, glare) are not pieces."""
-    absorbs = log_ratio.min(axis=2) < -profile.absorb_fraction * profile.foreground_threshold
+    darkest = np.minimum(np.minimum(log_ratio[..., 0], log_ratio[..., 1]), log_ratio[..., 2])  # not .min(axis=2): 10x slower
+    absorbs = darkest < -profile.absorb_fraction * profile.foreground_threshold
     weak = ((strength > profile.foreground_threshold) & absorbs).astype(np.uint8)
     weak = cv2.morphologyEx(weak, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     count, regions = cv2.connectedComponents(weak, connectivity=8)
@@ -57,11 +58,25 @@ def pixel_labels(log_ratio: np.ndarray, fg: np.ndarray, expected: np.ndarray, wi
     """Colour index per pixel (int8 (H, W)): 0..4 in COLOR_ORDER (nearest of ``expected``,
     (5, 3) log ratios, by majority in a ``window`` square), -1 where ``fg`` is false."""
     channels = [log_ratio[..., c] for c in range(3)]
-    dist = np.stack([sum((channels[c] - np.float32(e[c])) ** 2 for c in range(3)) for e in expected], axis=2)
-    nearest = dist.argmin(axis=2)
-    votes = np.stack([cv2.boxFilter(((nearest == k) & fg).astype(np.float32), -1, (window, window))
-                      for k in range(len(COLOR_ORDER))], axis=2)
-    labels = votes.argmax(axis=2).astype(np.int8)
+    nearest = np.zeros(fg.shape, np.int8)
+    best = None
+    for k, e in enumerate(expected):  # running minimum: no (H, W, 5) stack
+        dist = sum((channels[c] - np.float32(e[c])) ** 2 for c in range(3))
+        if best is None:
+            best = dist
+        else:
+            closer = dist < best
+            nearest[closer] = k
+            np.minimum(best, dist, out=best)
+    labels = np.zeros(fg.shape, np.int8)
+    most = None
+    for k in range(len(COLOR_ORDER)):
+        votes = cv2.boxFilter(((nearest == k) & fg).astype(np.float32), -1, (window, window))
+        if most is None:
+            most = votes
+        else:
+            labels[votes > most] = k
+            np.maximum(most, votes, out=most)
     labels[~fg] = -1
     return labels
 
@@ -76,7 +91,8 @@ def find_blobs(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray,
     light shifted all colours (one offset), then pixels are labelled with shifted prototypes.
     """
     fg = foreground(log_ratio, strength, profile)
-    chroma = table_chroma(table[~fg] if (~fg).any() else table.reshape(-1, 3))
+    mean_table = cv2.mean(table, mask=(~fg).astype(np.uint8))[:3] if (~fg).any() else table.reshape(-1, 3).mean(axis=0)
+    chroma = table_chroma(np.array(mean_table))
     expected = profile.colors.prototype_array() + np.array(profile.colors.table_gain) @ chroma
     scale = typical_piece_side(fg.astype(np.int8) - 1)
     min_area = (profile.min_blob_side * scale) ** 2
