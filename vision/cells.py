@@ -14,7 +14,7 @@ import numpy as np
 
 from calibration import Profile
 
-from .classify import classify_colors, likely_sizes, size_confidence, size_scores
+from .classify import classify_colors, color_confidence, likely_sizes, size_confidence, size_scores
 from .grid import Camera, CameraPrior, GridFit, camera_from_homography, fit_grid, intrinsics
 from .model import outline, polygon_area_centroid, seat_height_mm
 from .pieces import Blob
@@ -50,8 +50,12 @@ class CityReading:
 def read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: float,
                 profile: Profile) -> CityReading:
     """Turn candidates into pieces on cells. ``image_size`` is (width, height)."""
-    colors, color_conf, _ = classify_colors(np.array([b.feature for b in blobs]), np.array([b.chroma for b in blobs]),
-                                            profile.colors, profile.informative_above)
+    # a candidate is the pixels labelled with one colour: that is its colour (re-reading its
+    # median would mix in the pixels at its edges, and a stacked piece's tint)
+    colors = np.array([b.color_index for b in blobs])
+    features, chromas = np.array([b.feature for b in blobs]), np.array([b.chroma for b in blobs])
+    _, _, offset = classify_colors(features, chromas, profile.colors, profile.informative_above)
+    color_conf = color_confidence(features, chromas, profile.colors, offset, colors)
     centers = np.array([b.center for b in blobs])
     areas = np.array([b.area for b in blobs], np.float64)
     typical = np.percentile(areas, 75)  # most candidates may be fragments; this is a piece

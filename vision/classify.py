@@ -44,6 +44,15 @@ def classify_colors(features: np.ndarray, chromas: np.ndarray, model: ColorModel
     return labels, _confidence(dist, labels, model.spread), offset
 
 
+def color_confidence(features: np.ndarray, chromas: np.ndarray, model: ColorModel, offset: np.ndarray,
+                     labels: np.ndarray) -> np.ndarray:
+    """Confidence (N,) of colours ``labels`` (N,) already chosen for ``features`` and
+    ``chromas`` ((N, 3) float), given the photo's ``offset`` (3,) from :func:`classify_colors`."""
+    expected = model.prototype_array()[None] + (np.asarray(chromas) @ np.array(model.table_gain).T)[:, None, :]
+    dist = np.linalg.norm(np.asarray(features, np.float64)[:, None, :] - offset - expected, axis=2)
+    return _confidence(dist, np.asarray(labels), model.spread)
+
+
 def _capacity_limited(dist: np.ndarray, capacity: int = MAX_PER_COLOR) -> np.ndarray:
     """Nearest class per row of ``dist`` (N, K), moving the cheapest extras of any class
     above ``capacity`` to their next class with room."""
