@@ -23,17 +23,25 @@ from .errors import BoardNotFound
 @dataclass(frozen=True)
 class Blob:
     """One piece candidate. ``center`` is the pixel centroid (x, y); ``pixels`` the (N, 2)
-    int32 array of its (x, y) pixel coordinates; ``feature`` the median log ratio (3,)."""
+    int32 array of its (x, y) pixel coordinates; ``feature`` the median log ratio (3,);
+    ``radius`` the radius in pixels of the largest disc inside it."""
 
     center: tuple[float, float]
     pixels: np.ndarray
     feature: np.ndarray
     chroma: np.ndarray
     color_index: int
+    radius: float
 
     @property
     def area(self) -> int:
         return len(self.pixels)
+
+    @property
+    def solid_area(self) -> float:
+        """The area, but no more than that of the square around its largest disc: a whole
+        piece's, nearly all of it; a thin line's (a card's border or text), a sliver."""
+        return min(float(self.area), (2 * self.radius) ** 2)
 
 
 def foreground(log_ratio: np.ndarray, strength: np.ndarray, profile: Profile) -> np.ndarray:
@@ -109,12 +117,12 @@ def find_blobs(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray,
     for k in range(len(COLOR_ORDER)):
         mask = (labels == k).astype(np.uint8)
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-        for region in _split_touching(mask, scale, profile.split_gap_side):
+        for region, radius in _split_touching(mask, scale, profile.split_gap_side):
             if len(region) < min_area:
                 continue
             xs, ys = region[:, 0], region[:, 1]
             feature = np.median(log_ratio[ys, xs], axis=0)
-            blobs.append(Blob((float(xs.mean()), float(ys.mean())), region, feature, chroma, k))
+            blobs.append(Blob((float(xs.mean()), float(ys.mean())), region, feature, chroma, k, radius))
             if len(blobs) > profile.max_raw_candidates:
                 raise _too_busy(profile.max_raw_candidates)
     city = _main_cluster(_merge_close(blobs, profile.merge_distance_side * scale, log_ratio),
@@ -132,9 +140,10 @@ def _too_busy(count: int) -> BoardNotFound:
 def _main_cluster(blobs: list[Blob], reach: float, sparse_reach: float) -> list[Blob]:
     """The group of candidates linked by gaps under ``reach`` pixels (or
     ``sparse_reach`` times the median distance between nearest candidates if longer: a sparse
-    city, or one with gaps) that covers the most pixels: the city. A rule card's print can
-    break into more candidates than the city has, but small ones. Candidates far from the
-    city are things on the table that are not part of it."""
+    city, or one with gaps) with the most solid area (:attr:`Blob.solid_area`): the city. A
+    rule card's print can break into more candidates than the city has, and into more pixels
+    than a small city, but into thin lines. Candidates far from the city are things on the
+    table that are not part of it."""
     if len(blobs) < 2:
         return blobs
     centers = np.array([b.center for b in blobs])
@@ -142,7 +151,7 @@ def _main_cluster(blobs: list[Blob], reach: float, sparse_reach: float) -> list[
     np.fill_diagonal(dist, np.inf)
     reach = max(reach, sparse_reach * float(np.median(dist.min(axis=1))))
     groups = _linked_groups(dist < reach)
-    areas = np.array([b.area for b in blobs])
+    areas = np.array([b.solid_area for b in blobs])
     return [blobs[i] for i in max(groups, key=lambda g: areas[g].sum())]
 
 
@@ -162,7 +171,8 @@ def _merge_close(blobs: list[Blob], distance: float, log_ratio: np.ndarray) -> l
         pixels = np.vstack([blobs[i].pixels for i in group])
         feature = np.median(log_ratio[pixels[:, 1], pixels[:, 0]], axis=0)
         center = (float(pixels[:, 0].mean()), float(pixels[:, 1].mean()))
-        merged.append(Blob(center, pixels, feature, blobs[group[0]].chroma, blobs[group[0]].color_index))
+        merged.append(Blob(center, pixels, feature, blobs[group[0]].chroma, blobs[group[0]].color_index,
+                           max(blobs[i].radius for i in group)))
     return merged
 
 
@@ -203,9 +213,10 @@ def typical_piece_side(labels: np.ndarray) -> float:
     return float(2 * np.median(peaks))
 
 
-def _split_touching(mask: np.ndarray, scale: float, gap_side: float) -> list[np.ndarray]:
+def _split_touching(mask: np.ndarray, scale: float, gap_side: float) -> list[tuple[np.ndarray, float]]:
     """Connected regions of ``mask`` (uint8 (H, W)), split at distance-transform peaks at
-    least ``gap_side * scale`` apart; each region as an (N, 2) int32 array of (x, y)."""
+    least ``gap_side * scale`` apart; each region as an (N, 2) int32 array of (x, y) with the
+    radius of the largest disc inside it (pixels)."""
     ys, xs = np.nonzero(mask)
     if not len(xs):
         return []
@@ -222,7 +233,8 @@ def _split_touching(mask: np.ndarray, scale: float, gap_side: float) -> list[np.
         return []
     markers = watershed(-dist, markers, mask=crop > 0, connectivity=1)
     width = crop.shape[1]
-    return [np.stack([flat % width + x0, flat // width + y0], axis=1).astype(np.int32)
+    depth = dist.ravel()
+    return [(np.stack([flat % width + x0, flat // width + y0], axis=1).astype(np.int32), float(depth[flat].max()))
             for flat in _pixels_by_label(markers, count) if len(flat)]
 
 

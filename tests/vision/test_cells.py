@@ -14,7 +14,7 @@ def square_blob(x, y, side, color, feature=None):
     pixels = np.stack([xs.ravel(), ys.ravel()], 1).astype(np.int32)
     protos = PROFILE.colors.prototype_array()
     k = COLOR_ORDER.index(color)
-    return Blob((float(x), float(y)), pixels, protos[k] if feature is None else feature, np.zeros(3), k)
+    return Blob((float(x), float(y)), pixels, protos[k] if feature is None else feature, np.zeros(3), k, side / 2)
 
 
 def test_a_candidate_keeps_the_colour_its_pixels_were_labelled_with():

@@ -114,18 +114,20 @@ def test_no_colour_gets_more_pieces_than_a_set_has():
     assert np.bincount(labels, minlength=5)[0] == MAX_PER_COLOR and labels[-1] == 1
 
 
-def test_the_city_is_the_group_covering_most_pixels_not_the_most_candidates():
-    """A rule card's border broke into 30 small candidates; the city is 12 whole pieces."""
+def test_the_city_is_the_group_of_solid_candidates_not_a_cards_many_lines():
+    """A rule card's border broke into 30 small candidates and its text into long thin
+    lines with more pixels than a small city of 6 whole pieces."""
     from vision.pieces import Blob, _main_cluster
 
-    def blob(x, y, side):
-        ys, xs = np.mgrid[y:y + side, x:x + side]
-        return Blob((x + side / 2, y + side / 2), np.stack([xs.ravel(), ys.ravel()], 1).astype(np.int32),
-                    np.zeros(3), np.zeros(3), 0)
+    def blob(x, y, width, height):
+        ys, xs = np.mgrid[y:y + height, x:x + width]
+        return Blob((x + width / 2, y + height / 2), np.stack([xs.ravel(), ys.ravel()], 1).astype(np.int32),
+                    np.zeros(3), np.zeros(3), 0, min(width, height) / 2)
 
-    city = [blob(500 + 40 * c, 100 + 40 * r, 24) for r in range(3) for c in range(4)]
-    border = [blob(50 + 12 * k, 400, 6) for k in range(15)] + [blob(50 + 12 * k, 520, 6) for k in range(15)]
-    chosen = _main_cluster(city + border, reach=50, sparse_reach=4.0)
+    city = [blob(500 + 40 * c, 100 + 40 * r, 24, 24) for r in range(2) for c in range(3)]
+    border = [blob(50 + 12 * k, 400, 6, 6) for k in range(15)] + [blob(50 + 12 * k, 520, 6, 6) for k in range(15)]
+    text = [blob(60, 420 + 10 * k, 150, 4) for k in range(9)]
+    chosen = _main_cluster(city + border + text, reach=50, sparse_reach=4.0)
     assert sorted(b.center for b in chosen) == sorted(b.center for b in city)
 
 
