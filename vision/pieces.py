@@ -102,7 +102,7 @@ def find_blobs(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray,
     mean_table = cv2.mean(table, mask=(~fg).astype(np.uint8))[:3] if (~fg).any() else table.reshape(-1, 3).mean(axis=0)
     chroma = table_chroma(np.array(mean_table))
     expected = profile.colors.prototype_array() + np.array(profile.colors.table_gain) @ chroma
-    scale = typical_piece_side(fg.astype(np.int8) - 1)
+    scale = typical_piece_side(fg)
     min_area = (profile.min_blob_side * scale) ** 2
     count, regions = cv2.connectedComponents(fg.astype(np.uint8), connectivity=4)
     pixels = log_ratio.reshape(-1, 3)
@@ -200,17 +200,18 @@ def outline_mask(shape: tuple[int, int], outline: np.ndarray) -> np.ndarray:
     return cv2.erode(mask, np.ones((3, 3), np.uint8)) > 0
 
 
-def typical_piece_side(labels: np.ndarray) -> float:
+def typical_piece_side(fg: np.ndarray) -> float:
     """Side in pixels of a typical piece: twice the typical distance-transform peak of the
-    regions of ``labels`` (int8 (H, W), -1 for table, else a colour index) (a square of side s peaks at s / 2), which holds even where pieces touch."""
-    dist = np.zeros(labels.shape, np.float32)
-    for k in range(len(COLOR_ORDER)):
-        dist += cv2.distanceTransform((labels == k).astype(np.uint8), cv2.DIST_L2, 3)
+    regions of ``fg`` (bool (H, W)) (a square of side s peaks at s / 2), which holds even
+    where pieces touch. Typical by area: the median of the peaks weighted by the squares
+    they stand for, so that specks of table texture, however many, do not set it."""
+    dist = cv2.distanceTransform(fg.astype(np.uint8), cv2.DIST_L2, 3)
     peaks = dist[(dist == cv2.dilate(dist, np.ones((7, 7), np.uint8))) & (dist >= 3)]
     if not len(peaks):
         return 8.0
-    peaks = peaks[peaks >= 0.3 * np.percentile(peaks, 99)]  # drop specks of table texture
-    return float(2 * np.median(peaks))
+    peaks = np.sort(peaks)
+    weight = np.cumsum(peaks.astype(np.float64) ** 2)
+    return float(2 * peaks[np.searchsorted(weight, 0.5 * weight[-1])])
 
 
 def _split_touching(mask: np.ndarray, scale: float, gap_side: float) -> list[tuple[np.ndarray, float]]:

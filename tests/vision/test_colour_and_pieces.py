@@ -141,3 +141,18 @@ def test_a_plain_table_is_plain_and_a_gingham_cloth_is_not():
     for img, expected in ((plain, True), (gingham, False)):
         log_ratio, _ = table_relative(np.clip(img, 0, 255).astype(np.uint8), PROFILE)
         assert plain_table(table_palette(log_ratio, PROFILE), PROFILE) is expected
+
+
+def test_the_typical_piece_side_is_not_set_by_many_specks_of_texture():
+    """40 pieces of side 30 among 150 specks of wood grain of side 10: fewer, but most of
+    what stands out."""
+    from vision.pieces import typical_piece_side
+
+    fg = np.zeros((900, 1200), bool)
+    for k in range(40):
+        y, x = 60 + 50 * (k // 8), 60 + 50 * (k % 8)
+        fg[y:y + 30, x:x + 30] = True
+    for k in range(150):
+        y, x = 60 + 40 * (k // 15), 520 + 40 * (k % 15)
+        fg[y:y + 10, x:x + 10] = True
+    assert typical_piece_side(fg) == pytest.approx(30, abs=3)
