@@ -56,6 +56,7 @@ class Profile:
     table_palette_spread: float
     foreground_threshold: float
     foreground_strong_factor: float
+    noise_factor: float
     absorb_fraction: float
     split_gap_side: float
     merge_distance_side: float

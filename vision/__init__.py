@@ -11,6 +11,7 @@ reading checked against the photo), detection, overlay.
 """
 from __future__ import annotations
 
+import dataclasses
 import time
 
 import numpy as np
@@ -18,7 +19,7 @@ import numpy as np
 from calibration import Profile, load_profile
 
 from .cells import read_pieces
-from .colour import off_table, plain_table, table_palette, table_relative
+from .colour import off_table, plain_table, table_noise, table_palette, table_relative
 from .detection import DetectedPiece, Detection, build_detection
 from .errors import BoardNotFound, PhotoError, VisionError
 from .load import load_photo
@@ -39,6 +40,9 @@ def analyze(rgb, profile: Profile | None = None) -> Detection:
     profile = profile or load_profile()
     log_ratio, table = table_relative(rgb, profile)
     palette = table_palette(log_ratio, profile)
+    plain = plain_table(palette, profile)
+    if plain:  # on a printed cloth the print, not grain, makes the fine detail
+        profile = _for_grain(profile, table_noise(log_ratio, profile))
     strength = off_table(log_ratio, palette)
     blobs, side = find_blobs(log_ratio, strength, table, profile)
     if not blobs:
@@ -46,7 +50,16 @@ def analyze(rgb, profile: Profile | None = None) -> Detection:
     h, w = rgb.shape[:2]
     try:
         reading = read_pieces(blobs, (w, h), 1.4 * side, profile)
-        reading = check_reading(reading, strength, log_ratio, blobs, plain_table(palette, profile), profile)
+        reading = check_reading(reading, strength, log_ratio, blobs, plain, profile)
     except np.linalg.LinAlgError:
         raise BoardNotFound("the pieces found do not sit on a grid; photograph the city from above") from None
     return build_detection(reading, (w, h), profile, time.perf_counter() - start)
+
+
+def _for_grain(profile: Profile, noise: float) -> Profile:
+    """``profile`` with its colour-difference thresholds raised to ``noise_factor`` times the
+    photo's grain (:func:`vision.colour.table_noise`) where that is higher: on a dark table
+    in dim light the sensor noise alone would otherwise stand out from the table."""
+    floor = profile.noise_factor * noise
+    return dataclasses.replace(profile, foreground_threshold=max(profile.foreground_threshold, floor),
+                               unseen_threshold=max(profile.unseen_threshold, floor / 2))

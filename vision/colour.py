@@ -85,6 +85,23 @@ def table_palette(log_ratio: np.ndarray, profile: Profile) -> np.ndarray:
     return centres[(spread >= profile.table_palette_spread) | (counts.sum(axis=1) == counts.sum(axis=1).max())]
 
 
+def table_noise(log_ratio: np.ndarray, profile: Profile, block: int = 16) -> float:
+    """How grainy the photo is where only table is expected: the median absolute difference
+    between each pixel's log ratio (float32 (H, W, 3)) and its 3x3 mean (largest channel),
+    per ``block``-pixel square of the border ring; the 20th percentile of the squares, so
+    that the edges of a cloth's print (absent from some squares) do not count as grain."""
+    high = np.abs(log_ratio - cv2.blur(log_ratio, (3, 3)))
+    high = np.maximum(np.maximum(high[..., 0], high[..., 1]), high[..., 2])
+    h, w = high.shape
+    m = max(block, int(profile.ring_frac * min(h, w)))
+    medians = []
+    for strip in (high[:m], high[-m:], high[m:-m, :m].T, high[m:-m, -m:].T):
+        rows, cols = strip.shape[0] // block * block, strip.shape[1] // block * block
+        tiles = strip[:rows, :cols].reshape(rows // block, block, cols // block, block).transpose(0, 2, 1, 3)
+        medians.append(np.median(tiles.reshape(-1, block * block), axis=1))
+    return float(np.percentile(np.concatenate(medians), 20))
+
+
 def plain_table(palette: np.ndarray, profile: Profile) -> bool:
     """Whether the table has no pattern: all colours of its ``palette`` ((K, 3) log ratios,
     from :func:`table_palette`) within ``foreground_threshold`` of each other, as a plain

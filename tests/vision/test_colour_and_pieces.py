@@ -156,3 +156,26 @@ def test_the_typical_piece_side_is_not_set_by_many_specks_of_texture():
         y, x = 60 + 40 * (k // 15), 520 + 40 * (k % 15)
         fg[y:y + 10, x:x + 10] = True
     assert typical_piece_side(fg) == pytest.approx(30, abs=3)
+
+
+def test_grain_on_a_dark_table_raises_the_thresholds_and_the_pieces_still_stand_out():
+    """Dim light on a dark table: blotchy sensor noise of 7 levels on a table of 45,
+    measured on the border ring, lifts the thresholds; the two pieces still stand out."""
+    import cv2
+
+    from vision import _for_grain
+    from vision.colour import table_noise
+
+    clean, grainy = table_photo(table=(45, 42, 40)), table_photo(table=(45, 42, 40))
+    grainy += cv2.GaussianBlur(np.random.default_rng(5).normal(0, 7, grainy.shape).astype(np.float32), (0, 0), 0.8)
+    noise = {}
+    for name, img in (("clean", clean), ("grainy", grainy)):
+        tint(img, "red", 200, 200, 40)
+        tint(img, "yellow", 260, 200, 40)
+        log_ratio, table = table_relative(np.clip(img, 0, 255).astype(np.uint8), PROFILE)
+        noise[name] = table_noise(log_ratio, PROFILE)
+    assert noise["grainy"] > noise["clean"]
+    profile = _for_grain(PROFILE, noise["grainy"])
+    assert profile.foreground_threshold > PROFILE.foreground_threshold
+    blobs, _ = find_blobs(log_ratio, off_table(log_ratio, table_palette(log_ratio, profile)), table, profile)
+    assert sorted(COLOR_ORDER[b.color_index] for b in blobs) == ["red", "yellow"]
