@@ -58,6 +58,7 @@ class Profile:
     foreground_strong_factor: float
     noise_factor: float
     absorb_fraction: float
+    paper_fraction: float
     split_gap_side: float
     merge_distance_side: float
     min_blob_side: float

@@ -44,16 +44,23 @@ class Blob:
         return min(float(self.area), (2 * self.radius) ** 2)
 
 
-def foreground(log_ratio: np.ndarray, strength: np.ndarray, profile: Profile) -> np.ndarray:
+def foreground(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray, profile: Profile) -> np.ndarray:
     """Pixels that are not table (bool (H, W)), by hysteresis: regions whose ``strength``
     (float32 (H, W), the distance to the table's palette from ``colour.off_table``) is over
     ``foreground_threshold`` that hold some pixel ``foreground_strong_factor`` times as far.
 
-    Tinted plastic absorbs: some channel must be darker than the table. Things brighter than
-    the table in every channel (paper, cards, glare) are not pieces."""
-    darkest = np.minimum(np.minimum(log_ratio[..., 0], log_ratio[..., 1]), log_ratio[..., 2])  # not .min(axis=2): 10x slower
-    absorbs = darkest < -profile.absorb_fraction * profile.foreground_threshold
-    weak = ((strength > profile.foreground_threshold) & absorbs).astype(np.uint8)
+    Paper, cards and glare are not pieces: they are brighter than the table in every channel,
+    and near white, every channel above ``paper_fraction`` of the photo's brightest (the 99th
+    percentile of the pixels' largest channel). Tinted plastic absorbs some channel, and a
+    piece glowing over a dark table is brighter than the table but not near white. ``table``
+    is the float32 (H, W, 3) table estimate behind ``log_ratio``."""
+    # channel minima by np.minimum: .min(axis=2) is 10x slower
+    darkest = np.minimum(np.minimum(log_ratio[..., 0], log_ratio[..., 1]), log_ratio[..., 2])
+    lit = np.exp(log_ratio) * table  # the photo's own values (plus the log's offset)
+    lowest = np.minimum(np.minimum(lit[..., 0], lit[..., 1]), lit[..., 2])
+    brightest = np.percentile(lit[::4, ::4].max(axis=2), 99)
+    paper = (darkest >= -profile.absorb_fraction * profile.foreground_threshold) & (lowest >= profile.paper_fraction * brightest)
+    weak = ((strength > profile.foreground_threshold) & ~paper).astype(np.uint8)
     weak = cv2.morphologyEx(weak, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     count, regions = cv2.connectedComponents(weak, connectivity=8)
     strong = np.zeros(count, bool)
@@ -98,7 +105,7 @@ def find_blobs(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray,
     Two passes: the colour-blind foreground regions first tell how this photo's table and
     light shifted all colours (one offset), then pixels are labelled with shifted prototypes.
     """
-    fg = foreground(log_ratio, strength, profile)
+    fg = foreground(log_ratio, strength, table, profile)
     mean_table = cv2.mean(table, mask=(~fg).astype(np.uint8))[:3] if (~fg).any() else table.reshape(-1, 3).mean(axis=0)
     chroma = table_chroma(np.array(mean_table))
     expected = profile.colors.prototype_array() + np.array(profile.colors.table_gain) @ chroma

@@ -5,10 +5,10 @@ table.
 Readings whose outline is mostly table are dropped: they are bits of something else (a rule
 card's print, the edge of a shadow) that happened to fall on the grid.
 
-Empty cells next to the city get a second look. The first pass only takes things that
-darken the table (:func:`vision.pieces.foreground`), so that paper and glare are not read as
-pieces. On a dark table a blue or black pyramid glows or reflects more light than the table
-gives and fails that test. Knowing where a piece would stand and what it would look like
+Empty cells next to the city get a second look. The first pass takes only what differs
+clearly from the table and is not near white (:func:`vision.pieces.foreground`). On a dark
+table under a lamp a black pyramid can look much like the table, and a blue one on a blue
+cloth like its print. Knowing where a piece would stand and what it would look like
 from the camera, a cell can be tested with weaker rules: the pixels that differ from the
 table must fill the projected outline of one pyramid size and little else around it; or, on
 a plain table, the inside of such an outline must differ, even faintly, from a thin ring

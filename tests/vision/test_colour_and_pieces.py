@@ -179,3 +179,14 @@ def test_grain_on_a_dark_table_raises_the_thresholds_and_the_pieces_still_stand_
     assert profile.foreground_threshold > PROFILE.foreground_threshold
     blobs, _ = find_blobs(log_ratio, off_table(log_ratio, table_palette(log_ratio, profile)), table, profile)
     assert sorted(COLOR_ORDER[b.color_index] for b in blobs) == ["red", "yellow"]
+
+
+def test_on_a_dark_table_a_glowing_piece_stands_out_and_a_card_does_not():
+    """A blue pyramid catches more light than a dark table gives: brighter in every channel,
+    yet far from white. A rule card beside it is brighter still, near white."""
+    img = table_photo(table=(40, 38, 36))
+    img[200:240, 200:240] = (70, 100, 140)  # the glowing blue piece
+    img[150:300, 400:500] = (225, 222, 215)  # the card
+    log_ratio, table = table_relative(np.clip(img, 0, 255).astype(np.uint8), PROFILE)
+    blobs, _ = find_blobs(log_ratio, off_table(log_ratio, table_palette(log_ratio, PROFILE)), table, PROFILE)
+    assert [(COLOR_ORDER[b.color_index], round(b.center[0] / 10)) for b in blobs] == [("blue", 22)]
