@@ -191,15 +191,21 @@ def _weighted_pose(cells, points, weights, camera: CameraPrior, previous) -> np.
     return H / H[2, 2]
 
 
-def _pose_params(H: np.ndarray, K: np.ndarray) -> np.ndarray:
-    """(6,) rotation vector and translation of the camera nearest the homography ``H``."""
+def _pose(H: np.ndarray, K: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rotation (3, 3) and translation (3,) of the camera ``K`` nearest the homography ``H``
+    (grid pitch as the unit of length)."""
     M = np.linalg.inv(K) @ H
     scale = 2.0 / (np.linalg.norm(M[:, 0]) + np.linalg.norm(M[:, 1]))
     if M[2, 2] * scale < 0:  # the table must lie in front of the camera
         scale = -scale
     r1, r2, t = M[:, 0] * scale, M[:, 1] * scale, M[:, 2] * scale
     u, _, vt = np.linalg.svd(np.stack([r1, r2, np.cross(r1, r2)], axis=1))
-    R = u @ vt
+    return u @ vt, t
+
+
+def _pose_params(H: np.ndarray, K: np.ndarray) -> np.ndarray:
+    """(6,) rotation vector and translation of the camera nearest the homography ``H``."""
+    R, t = _pose(H, K)
     return np.concatenate([cv2.Rodrigues(R)[0].ravel(), t])
 
 
@@ -290,14 +296,7 @@ def camera_from_homography(H: np.ndarray, image_size: tuple[int, int], hfov_deg:
     point at the image centre and a horizontal field of view ``hfov_deg`` over the long side.
     ``image_size`` is (width, height)."""
     K = intrinsics(image_size, hfov_deg)
-    M = np.linalg.inv(K) @ H
-    scale = 2.0 / (np.linalg.norm(M[:, 0]) + np.linalg.norm(M[:, 1]))
-    if M[2, 2] * scale < 0:  # the table must lie in front of the camera
-        scale = -scale
-    r1, r2, t = M[:, 0] * scale, M[:, 1] * scale, M[:, 2] * scale
-    r3 = np.cross(r1, r2)
-    u, _, vt = np.linalg.svd(np.stack([r1, r2, r3], axis=1))
-    R = u @ vt
+    R, t = _pose(H, K)
     center = -R.T @ t
     if center[2] < 0:  # height must grow toward the camera
         R[:, 2] = -R[:, 2]
