@@ -41,10 +41,14 @@ class Reading:
 
 @dataclass(frozen=True)
 class CityReading:
+    """The pieces read, the grid and camera they were read with, and the photo's colour
+    offset (3,) (see :func:`classify.classify_colors`)."""
+
     grid: GridFit
     camera: Camera
     pitch_mm: float
     pieces: list[Reading]
+    color_offset: np.ndarray
 
 
 def read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: float,
@@ -77,7 +81,7 @@ def read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: fl
     size_conf = size_confidence(size_scores(cell_areas, predicted), sizes - 1, profile.size_tolerance)
     pieces = _assemble(blobs, fit, camera, pitch_mm, colors, color_conf * size_conf, areas, profile)
     pieces = _apply_priors(pieces, camera, pitch_mm, profile)
-    return CityReading(fit, camera, pitch_mm, pieces)
+    return CityReading(fit, camera, pitch_mm, pieces, offset)
 
 
 def _predicted_areas(camera: Camera, cells: np.ndarray, pitch_mm: float, elevation_mm=None) -> np.ndarray:

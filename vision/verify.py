@@ -16,6 +16,7 @@ around it. A card, a cloth pattern or a shadow does not take that shape.
 """
 from __future__ import annotations
 
+import dataclasses
 import logging
 
 import cv2
@@ -24,7 +25,7 @@ import numpy as np
 from calibration import Profile
 
 from .cells import CityReading, Reading
-from .classify import MAX_PER_COLOR, classify_colors
+from .classify import MAX_PER_COLOR
 from .model import outline
 from .pieces import Blob
 
@@ -56,7 +57,7 @@ def drop_shapeless(reading: CityReading, differs: np.ndarray, profile: Profile) 
     if dropped:
         logger.info("%d reading(s) dropped: their outline is mostly table", len(dropped))
     kept = [p for p in reading.pieces if (p.col, p.row) not in dropped]
-    return CityReading(reading.grid, reading.camera, reading.pitch_mm, kept)
+    return dataclasses.replace(reading, pieces=kept)
 
 
 def _cover(mask: np.ndarray, shape: np.ndarray) -> float:
@@ -75,9 +76,9 @@ def add_unseen(reading: CityReading, differs: np.ndarray, log_ratio: np.ndarray,
     where what differs from the table (``differs``, uint8 (H, W)) and no piece read explains
     matches the outline of one pyramid size: intersection over union at least
     ``unseen_min_overlap``; on a ``plain`` table, also faint pieces (:func:`_faint_piece_in_cell`).
-    Their colour is the nearest of the photo's expected colours (the
-    prototypes moved by what the table and light did to the pieces already found, from
-    ``blobs``); ``log_ratio`` is float32 (H, W, 3)."""
+    Their colour is the nearest of the photo's expected colours (the prototypes at the
+    table's chroma, from ``blobs``, moved by the reading's colour offset); ``log_ratio`` is
+    float32 (H, W, 3)."""
     pieces = list(reading.pieces)
     if not pieces:
         return reading
@@ -86,7 +87,7 @@ def add_unseen(reading: CityReading, differs: np.ndarray, log_ratio: np.ndarray,
     for p in pieces:
         cv2.fillConvexPoly(explained, np.round(p.outline).astype(np.int32), 1)
     explained = cv2.dilate(explained, np.ones((5, 5), np.uint8))
-    expected = _expected_colors(blobs, profile)
+    expected = _expected_colors(blobs, reading.color_offset, profile)
     counts = np.bincount([p.color_index for p in pieces], minlength=len(expected))
     occupied = {(p.col, p.row) for p in pieces}
     frontier = sorted({(c + dc, r + dr) for c, r in occupied for dc, dr in _STEPS} - occupied)
@@ -105,16 +106,15 @@ def add_unseen(reading: CityReading, differs: np.ndarray, log_ratio: np.ndarray,
     added = len(pieces) - len(reading.pieces)
     if added:
         logger.info("%d piece(s) found on a second look at empty cells", added)
-    return CityReading(reading.grid, reading.camera, reading.pitch_mm, pieces)
+    return dataclasses.replace(reading, pieces=pieces)
 
 
-def _expected_colors(blobs: list[Blob], profile: Profile) -> np.ndarray:
+def _expected_colors(blobs: list[Blob], offset: np.ndarray, profile: Profile) -> np.ndarray:
     """(5, 3) log ratios expected of each colour in this photo: the prototypes adjusted to
-    the table's chroma, moved by the photo's offset found from the pieces already seen."""
+    the table's chroma (the median of the ``blobs``'), moved by the photo's ``offset`` (3,)."""
     model = profile.colors
-    chromas = np.array([b.chroma for b in blobs])
-    _, _, offset = classify_colors(np.array([b.feature for b in blobs]), chromas, model, profile.informative_above)
-    return model.prototype_array() + np.array(model.table_gain) @ np.median(chromas, axis=0) + offset
+    chroma = np.median([b.chroma for b in blobs], axis=0)
+    return model.prototype_array() + np.array(model.table_gain) @ chroma + offset
 
 
 def _cell_outlines(reading: CityReading, cell, image_shape):
