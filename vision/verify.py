@@ -24,14 +24,13 @@ import numpy as np
 
 from calibration import Profile
 
-from .cells import CityReading, Reading
+from .cells import SIZES, CityReading, Reading
 from .classify import MAX_PER_COLOR
 from .model import outline
 from .pieces import Blob
 
 logger = logging.getLogger(__name__)
 
-_SIZES = (1, 2, 3)
 _STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 
 
@@ -122,7 +121,7 @@ def _cell_outlines(reading: CityReading, cell, image_shape):
     window (x0, y0, x1, y1) around them that holds the largest with half its width to spare,
     or None for the window if it leaves an image of ``image_shape`` (H, W) (the city is always
     wholly in the photo)."""
-    shapes = [outline(reading.camera, np.array(cell, np.float64), size, reading.pitch_mm) for size in _SIZES]
+    shapes = [outline(reading.camera, np.array(cell, np.float64), size, reading.pitch_mm) for size in SIZES]
     largest = shapes[-1]
     margin = 0.5 * (largest.max(axis=0) - largest.min(axis=0))
     x0, y0 = np.floor(largest.min(axis=0) - margin).astype(int)
@@ -146,7 +145,7 @@ def _piece_in_cell(reading: CityReading, cell, differs, explained, log_ratio, ex
     if seen.sum() == 0:
         return None
     best = None
-    for size, shape in zip(_SIZES, shapes):
+    for size, shape in zip(SIZES, shapes):
         mask = np.zeros_like(seen)
         cv2.fillConvexPoly(mask, np.round(shape - (x0, y0)).astype(np.int32), 1)
         overlap = (seen & mask).sum() / max((seen | mask).sum(), 1)
@@ -180,7 +179,7 @@ def _faint_piece_in_cell(reading: CityReading, cell, explained, log_ratio, expec
     free = explained[y0:y1, x0:x1] == 0
     window = log_ratio[y0:y1, x0:x1]
     best = None
-    for size, shape in zip(_SIZES, shapes):
+    for size, shape in zip(SIZES, shapes):
         mask = np.zeros(free.shape, np.uint8)
         cv2.fillConvexPoly(mask, np.round(shape - (x0, y0)).astype(np.int32), 1)
         inner = (cv2.erode(mask, np.ones((3, 3), np.uint8)) > 0) & free
