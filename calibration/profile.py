@@ -68,6 +68,9 @@ class Profile:
     max_candidates: int
     max_raw_candidates: int
     hfov_deg: float
+    lattice_tolerance: float
+    lattice_tolerance_growth: float
+    typical_piece_percentile: float
     anchor_noise: float
     tilt_prior_deg: float
     size_tolerance: float

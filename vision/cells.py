@@ -14,8 +14,9 @@ import numpy as np
 
 from calibration import Profile
 
+from .camera import Camera, CameraPrior, camera_from_homography, intrinsics
 from .classify import classify_colors, color_confidence, likely_sizes, size_confidence, size_scores
-from .grid import Camera, CameraPrior, GridFit, camera_from_homography, fit_grid, intrinsics
+from .grid import GridFit, fit_grid
 from .model import outline, polygon_area_centroid, seat_height_mm
 from .pieces import Blob
 
@@ -62,22 +63,22 @@ def read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: fl
     color_conf = color_confidence(features, chromas, profile.colors, offset, colors)
     centers = np.array([b.center for b in blobs])
     areas = np.array([b.area for b in blobs], np.float64)
-    typical = np.percentile(areas, 75)  # most candidates may be fragments; this is a piece
+    typical = np.percentile(areas, profile.typical_piece_percentile)  # the rest may be fragments
     trust = np.clip(areas / typical, 0.2, 1.0)  # fragments count for less
     min_pitch = np.sqrt(typical)  # a cell is wider than a typical piece
     prior = CameraPrior(intrinsics(image_size, profile.hfov_deg), profile.anchor_noise, profile.tilt_prior_deg)
-    fit = fit_grid(centers, spacing_hint, trust, min_pitch, prior)
+    tolerance = (profile.lattice_tolerance, profile.lattice_tolerance_growth)
+    fit = fit_grid(centers, spacing_hint, tolerance, trust, min_pitch, prior)
     pitches = PITCH_MM_CHOICES
     for _ in range(3):  # model the pieces, move each anchor to its base centre, refit
         camera = camera_from_homography(fit.H, image_size, profile.hfov_deg)
-        sizes, pitch_mm, predicted = _cell_sizes_and_pitch(camera, fit.cells, areas, colors, profile, pitches)
+        sizes, pitch_mm, _, _ = _cell_sizes_and_pitch(camera, fit.cells, areas, colors, profile, pitches)
         pitches = PITCH_MM_CHOICES[np.abs(PITCH_MM_CHOICES - pitch_mm) <= 2]  # refits move it little
         anchors = np.array([_base_point(camera, centers[i], fit.cells[i], sizes[i], pitch_mm)
                             for i in range(len(blobs))])
-        fit = fit_grid(anchors, spacing_hint, trust, min_pitch, prior)
+        fit = fit_grid(anchors, spacing_hint, tolerance, trust, min_pitch, prior)
     camera = camera_from_homography(fit.H, image_size, profile.hfov_deg)
-    sizes, pitch_mm, predicted = _cell_sizes_and_pitch(camera, fit.cells, areas, colors, profile, pitches)
-    cell_areas = _per_cell(fit.cells, areas)[1]
+    sizes, pitch_mm, predicted, cell_areas = _cell_sizes_and_pitch(camera, fit.cells, areas, colors, profile, pitches)
     size_conf = size_confidence(size_scores(cell_areas, predicted), sizes - 1, profile.size_tolerance)
     pieces = _assemble(blobs, fit, camera, pitch_mm, colors, color_conf * size_conf, areas, profile)
     pieces = _apply_priors(pieces, camera, pitch_mm, profile)
@@ -107,14 +108,15 @@ def _cell_sizes_and_pitch(camera: Camera, cells: np.ndarray, areas: np.ndarray, 
     """:func:`_sizes_and_pitch` with the candidates of one cell read as one piece (a piece
     broken into colour fragments, or a stack seen from above, shows its whole outline);
     the colour of a cell is that of its largest candidate. Returns per-candidate sizes (N,),
-    the pitch and per-candidate predicted areas (N, 3)."""
+    the pitch, per-candidate predicted areas (N, 3) and the area seen in each candidate's
+    cell (N,)."""
     index, total = _per_cell(cells, areas)
     first = np.full(index.max() + 1, -1)
     for i in np.argsort(-areas):
         if first[index[i]] < 0:
             first[index[i]] = i
     sizes, pitch_mm, predicted = _sizes_and_pitch(camera, cells[first], total[first], colors[first], profile, pitches)
-    return sizes[index], pitch_mm, predicted[index]
+    return sizes[index], pitch_mm, predicted[index], total
 
 
 def _sizes_and_pitch(camera: Camera, cells: np.ndarray, areas: np.ndarray, colors: np.ndarray,

@@ -1,17 +1,18 @@
-"""Fitting the game's square grid to piece positions, and the camera behind it.
+"""Fitting the game's square grid to piece positions.
 
 The grid is a homography ``H`` (3x3) from grid coordinates (col, row, 1), one unit per cell
 pitch, to image pixels (x, y, w). Cells are found by growing a lattice from the centre of the
 city outward; the camera (focal length from the assumed field of view) is recovered from
-``H`` so that pieces can be modelled in 3D (their apex leans away from the camera).
+``H`` (:mod:`vision.camera`) so that pieces can be modelled in 3D (their apex leans away
+from the camera).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-import cv2
 import numpy as np
 
+from .camera import CameraPrior, apply_homography as _apply, fit_pose
 from .errors import BoardNotFound
 
 
@@ -25,39 +26,15 @@ class GridFit:
     residual: np.ndarray
 
 
-def _apply(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    pts = np.asarray(pts, np.float64).reshape(-1, 2)
-    out = np.hstack([pts, np.ones((len(pts), 1))]) @ H.T
-    return out[:, :2] / out[:, 2:3]
-
-
-@dataclass(frozen=True)
-class CameraPrior:
-    """What is known of the camera before the grid is fitted: ``K`` (3, 3) camera matrix
-    (:func:`intrinsics`); ``anchor_noise``: how far a piece's anchor may be off its cell
-    centre, in pitches; ``tilt_prior_deg``: the typical tilt from straight down (a Gaussian
-    prior on its sine)."""
-
-    K: np.ndarray
-    anchor_noise: float
-    tilt_prior_deg: float
-
-
-def intrinsics(image_size: tuple[int, int], hfov_deg: float) -> np.ndarray:
-    """(3, 3) camera matrix: square pixels, the principal point at the centre of an image of
-    ``image_size`` (width, height), a horizontal field of view of ``hfov_deg`` over its long
-    side."""
-    w, h = image_size
-    f = 0.5 * max(w, h) / np.tan(np.radians(hfov_deg) / 2)
-    return np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1]])
-
-
-def fit_grid(points: np.ndarray, spacing_hint: float, weights: np.ndarray | None = None,
-             min_pitch: float = 0.0, camera: CameraPrior | None = None) -> GridFit:
+def fit_grid(points: np.ndarray, spacing_hint: float, tolerance: tuple[float, float],
+             weights: np.ndarray | None = None, min_pitch: float = 0.0,
+             camera: CameraPrior | None = None) -> GridFit:
     """Fit the grid to piece anchor points.
 
     ``points``: (N, 2) image (x, y); ``spacing_hint``: rough pitch in pixels, used when there
-    are too few points to measure it; ``weights``: (N,) how much each point is to be trusted
+    are too few points to measure it; ``tolerance``: how far, in pitches, a point may be off
+    its lattice node at the lattice's origin, and how much more per cell away from it (where
+    perspective bends the similarity lattice that starts the fit); ``weights``: (N,) how much each point is to be trusted
     (1 for a whole piece, less for a fragment); ``min_pitch``: the least plausible pitch in
     pixels (a cell holds a whole piece); ``camera``: what is known of the camera, if anything.
     With it, a perspective fit must be a square grid seen by that camera (6 degrees of freedom
@@ -69,7 +46,7 @@ def fit_grid(points: np.ndarray, spacing_hint: float, weights: np.ndarray | None
     if not len(points):
         raise BoardNotFound("no pieces were found on the table")
     weights = np.ones(len(points)) if weights is None else np.asarray(weights, np.float64)
-    theta, pitch, start = _lattice_start(points, weights, spacing_hint, min_pitch)
+    theta, pitch, start = _lattice_start(points, weights, spacing_hint, min_pitch, tolerance)
     seed = points[start]
     c, s = np.cos(theta), np.sin(theta)
     H = np.array([[pitch * c, -pitch * s, seed[0]], [pitch * s, pitch * c, seed[1]], [0, 0, 1]])
@@ -96,7 +73,7 @@ def fit_grid(points: np.ndarray, spacing_hint: float, weights: np.ndarray | None
 
 
 def _lattice_start(points: np.ndarray, weights: np.ndarray, spacing_hint: float,
-                   min_pitch: float) -> tuple[float, float, int]:
+                   min_pitch: float, tolerance: tuple[float, float]) -> tuple[float, float, int]:
     """Grid angle (radians), pitch (pixels) and the index of the point to grow from.
 
     Every vector from a point to one of its three nearest neighbours proposes a lattice
@@ -104,7 +81,7 @@ def _lattice_start(points: np.ndarray, weights: np.ndarray, spacing_hint: float,
     points' offsets from their nearest lattice node against offsets spread evenly over a cell.
     A lattice of half the pitch explains every point too, but each of its nodes is four
     times as likely by chance, so the true pitch wins unless fragments outnumber pieces.
-    The tolerance grows away from the origin, where perspective bends a similarity lattice.
+    The offsets' tolerance (``tolerance``, see :func:`fit_grid`) grows away from the origin.
     Lattices finer than ``min_pitch`` are not proposed while any other is.
     """
     if len(points) < 2:
@@ -123,7 +100,7 @@ def _lattice_start(points: np.ndarray, weights: np.ndarray, spacing_hint: float,
     u = (rel[..., 0] * c[:, None] + rel[..., 1] * s[:, None]) / pitch[:, None]
     v = (-rel[..., 0] * s[:, None] + rel[..., 1] * c[:, None]) / pitch[:, None]
     off2 = (u - np.round(u)) ** 2 + (v - np.round(v)) ** 2
-    tol = 0.12 + 0.03 * np.hypot(u, v)
+    tol = tolerance[0] + tolerance[1] * np.hypot(u, v)
     ratio = np.exp(-off2 / (2 * tol ** 2)) / (2 * np.pi * tol ** 2)  # node density x cell area
     score = (np.log(0.5 + ratio) * weights[None]).sum(axis=1)
     if (pitch >= min_pitch).any():
@@ -143,7 +120,8 @@ def _fit_model(cells: np.ndarray, points: np.ndarray, weights: np.ndarray, previ
     candidates = []
     if len(cells) >= 8 and spans.min() >= 2:
         candidates.append(_weighted_homography if camera is None else
-                          lambda c, p, w: _weighted_pose(c, p, w, camera, previous))
+                          lambda c, p, w: fit_pose(c, p, w, camera, [_weighted_homography(c, p, w), previous],
+                                                   np.sqrt(abs(_local_scale(previous, c.mean(axis=0))))))
     if len(cells) >= 3 and spans.min() >= 1:
         candidates.append(_weighted_affine)
     for fit in candidates:
@@ -152,68 +130,6 @@ def _fit_model(cells: np.ndarray, points: np.ndarray, weights: np.ndarray, previ
         if _plausible(H, previous, cells):
             return H
     return _similarity(cells, points, previous)
-
-
-def _weighted_pose(cells, points, weights, camera: CameraPrior, previous) -> np.ndarray:
-    """The homography of a square grid seen by ``camera``: its rotation and position (6
-    parameters) fitted by damped Gauss-Newton to the weighted points, from the better of the
-    free homography and ``previous``, with the prior on the tilt; (3, 3), H[2, 2] = 1."""
-    K = camera.K
-    noise = camera.anchor_noise * np.sqrt(abs(_local_scale(previous, cells.mean(axis=0))))
-    root = np.sqrt(weights)[:, None] / max(noise, 1e-6)
-    tilt_scale = np.sin(np.radians(camera.tilt_prior_deg))
-
-    def residual(params):
-        # the optical axis's horizontal part in table coordinates is the sine of the tilt
-        axis = cv2.Rodrigues(params[:3])[0][2, :2]
-        return np.concatenate([((_apply(_pose_homography(params, K), cells) - points) * root).ravel(),
-                               axis / tilt_scale])
-
-    starts = [_pose_params(H, K) for H in (_weighted_homography(cells, points, weights), previous)
-              if np.all(np.isfinite(H))]
-    params = min(starts, key=lambda p: float(residual(p) @ residual(p)))
-    damping = 1e-3
-    r = residual(params)
-    for _ in range(20):
-        step = 1e-6 * np.maximum(np.abs(params), 1.0)
-        jac = np.stack([(residual(params + np.eye(6)[k] * step[k]) - r) / step[k] for k in range(6)], axis=1)
-        jtj = jac.T @ jac
-        delta = np.linalg.solve(jtj + damping * np.diag(np.diag(jtj) + 1e-12), -jac.T @ r)
-        trial = residual(params + delta)
-        if trial @ trial < r @ r:
-            gain = r @ r - trial @ trial
-            params, r, damping = params + delta, trial, damping / 3
-            if gain < 1e-6 * (r @ r) + 1e-9:  # converged: no longer worth a step
-                break
-        else:
-            damping *= 5
-    H = _pose_homography(params, K)
-    return H / H[2, 2]
-
-
-def _pose(H: np.ndarray, K: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Rotation (3, 3) and translation (3,) of the camera ``K`` nearest the homography ``H``
-    (grid pitch as the unit of length)."""
-    M = np.linalg.inv(K) @ H
-    scale = 2.0 / (np.linalg.norm(M[:, 0]) + np.linalg.norm(M[:, 1]))
-    if M[2, 2] * scale < 0:  # the table must lie in front of the camera
-        scale = -scale
-    r1, r2, t = M[:, 0] * scale, M[:, 1] * scale, M[:, 2] * scale
-    u, _, vt = np.linalg.svd(np.stack([r1, r2, np.cross(r1, r2)], axis=1))
-    return u @ vt, t
-
-
-def _pose_params(H: np.ndarray, K: np.ndarray) -> np.ndarray:
-    """(6,) rotation vector and translation of the camera nearest the homography ``H``."""
-    R, t = _pose(H, K)
-    return np.concatenate([cv2.Rodrigues(R)[0].ravel(), t])
-
-
-def _pose_homography(params: np.ndarray, K: np.ndarray) -> np.ndarray:
-    """Grid (col, row, 1) -> image homography of the camera pose ``params`` (see
-    :func:`_pose_params`); the grid pitch is the unit of the translation."""
-    R = cv2.Rodrigues(params[:3])[0]
-    return K @ np.stack([R[:, 0], R[:, 1], params[3:]], axis=1)
 
 
 def _plausible(H: np.ndarray, previous: np.ndarray, cells: np.ndarray) -> bool:
@@ -268,38 +184,3 @@ def _similarity(cells, points, previous) -> np.ndarray:
         shift = np.mean(points - _apply(previous, cells), axis=0)
         H[:2, 2] += shift * H[2, 2]
     return H
-
-
-@dataclass(frozen=True)
-class Camera:
-    """Pinhole camera looking at the table. Table coordinates: (col, row, height) in pitches,
-    height positive toward the camera. ``P``: (3, 4) projection to image (x, y, w)."""
-
-    P: np.ndarray
-    center: np.ndarray
-
-    def project(self, pts: np.ndarray) -> np.ndarray:
-        """(N, 3) table (col, row, height) -> (N, 2) image (x, y)."""
-        pts = np.asarray(pts, np.float64).reshape(-1, 3)
-        out = np.hstack([pts, np.ones((len(pts), 1))]) @ self.P.T
-        return out[:, :2] / out[:, 2:3]
-
-    @property
-    def tilt_deg(self) -> float:
-        """Angle between the optical axis and straight down, degrees."""
-        axis = self.P[2, :3] / np.linalg.norm(self.P[2, :3])
-        return float(np.degrees(np.arccos(min(1.0, abs(axis[2])))))
-
-
-def camera_from_homography(H: np.ndarray, image_size: tuple[int, int], hfov_deg: float) -> Camera:
-    """Recover the camera from the grid homography, assuming square pixels, the principal
-    point at the image centre and a horizontal field of view ``hfov_deg`` over the long side.
-    ``image_size`` is (width, height)."""
-    K = intrinsics(image_size, hfov_deg)
-    R, t = _pose(H, K)
-    center = -R.T @ t
-    if center[2] < 0:  # height must grow toward the camera
-        R[:, 2] = -R[:, 2]
-        center = -R.T @ t
-    P = K @ np.hstack([R, t[:, None]])
-    return Camera(P, center)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .grid import Camera
+from .camera import Camera
 
 BASE_MM = {1: 14.3, 2: 19.8, 3: 25.4}
 HEIGHT_MM = {1: 25.4, 2: 34.9, 3: 44.5}

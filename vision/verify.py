@@ -32,6 +32,10 @@ from .pieces import Blob
 logger = logging.getLogger(__name__)
 
 _STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
+# the faint test's ring, in working-resolution pixels: it starts past the outline's blurred
+# edge and is a few pixels wide, thin enough to hold only the table right beside a piece
+_EDGE_KERNEL = np.ones((3, 3), np.uint8)
+_RING_KERNEL = np.ones((9, 9), np.uint8)
 
 
 def check_reading(reading: CityReading, strength: np.ndarray, log_ratio: np.ndarray, blobs: list[Blob],
@@ -182,8 +186,8 @@ def _faint_piece_in_cell(reading: CityReading, cell, explained, log_ratio, expec
     for size, shape in zip(SIZES, shapes):
         mask = np.zeros(free.shape, np.uint8)
         cv2.fillConvexPoly(mask, np.round(shape - (x0, y0)).astype(np.int32), 1)
-        inner = (cv2.erode(mask, np.ones((3, 3), np.uint8)) > 0) & free
-        ring = (cv2.dilate(mask, np.ones((9, 9), np.uint8)) > cv2.dilate(mask, np.ones((3, 3), np.uint8))) & free
+        inner = (cv2.erode(mask, _EDGE_KERNEL) > 0) & free
+        ring = (cv2.dilate(mask, _RING_KERNEL) > cv2.dilate(mask, _EDGE_KERNEL)) & free
         if inner.sum() < 0.5 * mask.sum() or ring.sum() < 20:
             continue  # mostly covered by pieces already read
         around = np.median(window[ring], axis=0)

@@ -1,7 +1,10 @@
 import numpy as np
 import pytest
 
-from vision.grid import CameraPrior, camera_from_homography, fit_grid, intrinsics
+from vision.camera import CameraPrior, camera_from_homography, intrinsics
+from vision.grid import fit_grid
+
+TOLERANCE = (0.12, 0.03)  # the default profile's lattice tolerance
 
 
 def camera_points(tilt_deg, yaw_deg, jitter, seed, size=(1600, 1200), hfov=70.0, distance=12.0):
@@ -31,7 +34,7 @@ def camera_points(tilt_deg, yaw_deg, jitter, seed, size=(1600, 1200), hfov=70.0,
 @pytest.mark.parametrize("tilt, yaw, seed", [(0, 0, 1), (15, 20, 2), (28, -35, 3), (25, 40, 4)])
 def test_cells_recovered_up_to_translation(tilt, yaw, seed):
     cells, xy = camera_points(tilt, yaw, jitter=0.08, seed=seed)
-    fit = fit_grid(xy, spacing_hint=np.median(np.linalg.norm(np.diff(xy, axis=0), axis=1)))
+    fit = fit_grid(xy, spacing_hint=np.median(np.linalg.norm(np.diff(xy, axis=0), axis=1)), tolerance=TOLERANCE)
     offsets = {tuple(o) for o in cells - fit.cells}
     assert len(offsets) == 1
     assert fit.residual.max() < 0.3
@@ -39,7 +42,7 @@ def test_cells_recovered_up_to_translation(tilt, yaw, seed):
 
 def test_camera_tilt_is_recovered():
     cells, xy = camera_points(25, 10, jitter=0.0, seed=5)
-    fit = fit_grid(xy, spacing_hint=80)
+    fit = fit_grid(xy, spacing_hint=80, tolerance=TOLERANCE)
     camera = camera_from_homography(fit.H, (1600, 1200), 70.0)
     assert camera.tilt_deg == pytest.approx(25, abs=2)
     base = camera.project(np.array([[fit.cells[0][0], fit.cells[0][1], 0.0]]))[0]
@@ -57,14 +60,14 @@ def test_a_small_noisy_city_is_not_read_as_steeply_tilted():
     for seed in range(6):
         for tilt in (0, 25):
             cells, xy = camera_points(tilt, 10, jitter=0.2, seed=seed, distance=20)
-            fit = fit_grid(xy, spacing_hint=80, camera=prior)
+            fit = fit_grid(xy, spacing_hint=80, tolerance=TOLERANCE, camera=prior)
             assert len({tuple(o) for o in cells - fit.cells}) == 1
             errors.append(abs(camera_from_homography(fit.H, (1600, 1200), 70.0).tilt_deg - tilt))
     assert np.mean(errors) < 8
 
 
 def test_one_piece_gets_one_cell():
-    fit = fit_grid(np.array([[300.0, 200.0]]), spacing_hint=50)
+    fit = fit_grid(np.array([[300.0, 200.0]]), spacing_hint=50, tolerance=TOLERANCE)
     assert fit.cells.tolist() == [[0, 0]]
 
 
@@ -75,7 +78,7 @@ def test_a_sparse_rotated_city_with_fragments_keeps_its_pitch():
     keep = (cells.sum(axis=1) % 2 == 0) | (cells[:, 0] == 2)
     cells, xy = cells[keep], xy[keep]
     fragments = (xy[:4] + xy[1:5]) / 2
-    fit = fit_grid(np.vstack([xy, fragments]), spacing_hint=30, weights=np.r_[np.ones(len(xy)), 0.2 * np.ones(4)])
+    fit = fit_grid(np.vstack([xy, fragments]), spacing_hint=30, tolerance=TOLERANCE, weights=np.r_[np.ones(len(xy)), 0.2 * np.ones(4)])
     offsets = {tuple(o) for o in cells - fit.cells[:len(cells)]}
     assert len(offsets) == 1
 
@@ -84,6 +87,6 @@ def test_fragments_as_many_as_pieces_cannot_make_a_finer_grid():
     cells, xy = camera_points(0, 10, jitter=0.03, seed=7)
     pitch = np.median(np.linalg.norm(np.diff(xy[:6], axis=0), axis=1))
     fragments = xy + np.array([0.5, 0.0]) @ np.array([[np.cos(0.17), np.sin(0.17)], [-np.sin(0.17), np.cos(0.17)]]) * pitch
-    fit = fit_grid(np.vstack([xy, fragments]), spacing_hint=pitch, min_pitch=0.7 * pitch)
+    fit = fit_grid(np.vstack([xy, fragments]), spacing_hint=pitch, tolerance=TOLERANCE, min_pitch=0.7 * pitch)
     offsets = {tuple(o) for o in cells - fit.cells[:len(cells)]}
     assert len(offsets) == 1

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from vision.grid import Camera
+from vision.camera import Camera
 from vision.model import BASE_MM, outline, polygon_area_centroid, seat_height_mm
 
 

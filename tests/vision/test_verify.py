@@ -7,7 +7,8 @@ import numpy as np
 from calibration import load_profile
 from calibration.profile import COLOR_ORDER
 from vision.cells import CityReading, Reading
-from vision.grid import GridFit, camera_from_homography
+from vision.camera import camera_from_homography
+from vision.grid import GridFit
 from vision.model import outline
 from vision.pieces import Blob
 from vision.verify import check_reading
