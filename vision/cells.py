@@ -17,7 +17,7 @@ from calibration import Profile
 from .camera import Camera, CameraPrior, camera_from_homography, intrinsics
 from .classify import classify_colors, color_confidence, likely_sizes, size_confidence, size_scores
 from .grid import GridFit, fit_grid
-from .model import outline, polygon_area_centroid, seat_height_mm
+from .model import outline, seat_height_mm, silhouettes
 from .pieces import Blob
 
 PITCH_MM_CHOICES = np.arange(26.0, 43.0, 1.0)
@@ -74,8 +74,7 @@ def read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: fl
         camera = camera_from_homography(fit.H, image_size, profile.hfov_deg)
         sizes, pitch_mm, _, _ = _cell_sizes_and_pitch(camera, fit.cells, areas, colors, profile, pitches)
         pitches = PITCH_MM_CHOICES[np.abs(PITCH_MM_CHOICES - pitch_mm) <= 2]  # refits move it little
-        anchors = np.array([_base_point(camera, centers[i], fit.cells[i], sizes[i], pitch_mm)
-                            for i in range(len(blobs))])
+        anchors = _base_points(camera, centers, fit.cells, sizes, pitch_mm)
         fit = fit_grid(anchors, spacing_hint, tolerance, trust, min_pitch, prior)
     camera = camera_from_homography(fit.H, image_size, profile.hfov_deg)
     sizes, pitch_mm, predicted, cell_areas = _cell_sizes_and_pitch(camera, fit.cells, areas, colors, profile, pitches)
@@ -87,12 +86,8 @@ def read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: fl
 
 def _predicted_areas(camera: Camera, cells: np.ndarray, pitch_mm: float, elevation_mm=None) -> np.ndarray:
     """(N, 3) projected silhouette area in pixels of each size standing on each cell."""
-    out = np.empty((len(cells), 3))
-    for i, cell in enumerate(cells):
-        for k, size in enumerate(SIZES):
-            lift = 0.0 if elevation_mm is None else elevation_mm[i]
-            out[i, k] = polygon_area_centroid(outline(camera, cell.astype(np.float64), size, pitch_mm, lift))[0]
-    return out
+    lift = 0.0 if elevation_mm is None else elevation_mm
+    return np.stack([silhouettes(camera, cells, size, pitch_mm, lift)[0] for size in SIZES], axis=1)
 
 
 def _per_cell(cells: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -136,13 +131,13 @@ def _sizes_and_pitch(camera: Camera, cells: np.ndarray, areas: np.ndarray, color
     return sizes + 1, float(pitch_mm), predicted
 
 
-def _base_point(camera: Camera, center, cell, size: int, pitch_mm: float) -> np.ndarray:
-    """Where the base centre is in the image, given the seen centre of a piece of ``size``."""
-    colrow = cell.astype(np.float64)
-    shape = outline(camera, colrow, int(size), pitch_mm)
-    _, seen = polygon_area_centroid(shape)
-    base = camera.project(np.array([[colrow[0], colrow[1], 0.0]]))[0]
-    return np.asarray(center) - (seen - base)
+def _base_points(camera: Camera, centers: np.ndarray, cells: np.ndarray, sizes: np.ndarray,
+                 pitch_mm: float) -> np.ndarray:
+    """(N, 2) where the base centres are in the image, given the seen centres (N, 2) of
+    pieces of ``sizes`` (N,) on ``cells`` (N, 2) (col, row)."""
+    _, seen = silhouettes(camera, cells, sizes, pitch_mm)
+    base = camera.project(np.hstack([np.asarray(cells, np.float64), np.zeros((len(cells), 1))]))
+    return np.asarray(centers) - (seen - base)
 
 
 def _looks_stacked(lower: np.ndarray, upper: np.ndarray, profile: Profile) -> bool:

@@ -98,21 +98,23 @@ def likely_sizes(scores: np.ndarray, colors: np.ndarray, cells: np.ndarray, tole
     same_colour = (colors[:, None] == colors[None, :]).astype(np.float64)
     margin = np.sort(unary, axis=1)[:, 1] - unary.min(axis=1)
 
-    def costs(rows):  # (len(rows), 3) cost of each size for the pieces ``rows``, others fixed
-        onehot = np.eye(3)[sizes]
-        beside = touching[rows] @ onehot
-        kin = same_colour[rows] @ onehot - onehot[rows]
-        return unary[rows] + same_size_cost * beside + surplus_cost * (kin >= per_kind)
-
+    onehot = np.eye(3)[sizes]
+    beside = touching @ onehot  # (N, 3) neighbours of each size
+    kin = same_colour @ onehot  # (N, 3) pieces of one's colour of each size, oneself included
     for _ in range(10):
         changed = False
         for i in np.argsort(-margin):
-            best = int(costs([i])[0].argmin())
+            own = onehot[i]
+            best = int(np.argmin(unary[i] + same_size_cost * beside[i] + surplus_cost * (kin[i] - own >= per_kind)))
             if best != sizes[i]:
-                sizes[i], changed = best, True
+                delta = np.eye(3)[best] - own
+                beside += touching[:, i, None] * delta
+                kin += same_colour[:, i, None] * delta
+                onehot[i], sizes[i], changed = np.eye(3)[best], best, True
         if not changed:
             break
-    total = costs(np.arange(len(sizes)))[np.arange(len(sizes)), sizes].sum()
+    chosen = np.arange(len(sizes)), sizes
+    total = (unary[chosen] + same_size_cost * beside[chosen] + surplus_cost * (kin[chosen] - 1 >= per_kind)).sum()
     return sizes, float(total)
 
 

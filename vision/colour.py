@@ -53,9 +53,9 @@ def _smooth_surface(log_image: np.ndarray, degree: int = 4, rounds: int = 6) -> 
     basis = np.stack([u ** i * v ** j for i in range(degree + 1) for j in range(degree + 1 - i)], axis=1)
     values = log_image.reshape(-1, 3).astype(np.float64)
     weights = np.ones(len(values))
-    for _ in range(rounds):
-        root = np.sqrt(weights)[:, None]
-        coef, *_ = np.linalg.lstsq(basis * root, values * root, rcond=None)
+    for _ in range(rounds):  # normal equations: the basis is small and well conditioned on [-1, 1]
+        weighted = basis.T * weights
+        coef = np.linalg.solve(weighted @ basis + 1e-9 * np.eye(basis.shape[1]), weighted @ values)
         residual = np.abs(values - basis @ coef).max(axis=1)
         spread = 4.685 * max(1.4826 * np.median(residual), 0.02)
         weights = np.clip(1 - (residual / spread) ** 2, 0, None) ** 2
@@ -69,7 +69,9 @@ def table_palette(log_ratio: np.ndarray, profile: Profile) -> np.ndarray:
     runs all round the ring; a colour seen in under ``table_palette_spread`` of the ring's
     sectors is a thing lying there (a card), and its centre is dropped."""
     h, w = log_ratio.shape[:2]
-    ys, xs = _border_ring(np.stack(np.mgrid[0:h, 0:w], axis=2), profile).T  # angles of the ring only
+    # pixel coordinates of the ring only (broadcast views: no full-image index arrays)
+    ys = _border_ring(np.broadcast_to(np.arange(h, dtype=np.float32)[:, None], (h, w)), profile)
+    xs = _border_ring(np.broadcast_to(np.arange(w, dtype=np.float32)[None, :], (h, w)), profile)
     sectors = ((np.arctan2(ys - h / 2, xs - w / 2) + np.pi) / (2 * np.pi) * _SECTORS).astype(np.int32)
     sectors = np.minimum(sectors, _SECTORS - 1)
     ring = _border_ring(log_ratio, profile)
@@ -90,12 +92,14 @@ def table_noise(log_ratio: np.ndarray, profile: Profile, block: int = 16) -> flo
     between each pixel's log ratio (float32 (H, W, 3)) and its 3x3 mean (largest channel),
     per ``block``-pixel square of the border ring; the 20th percentile of the squares, so
     that the edges of a cloth's print (absent from some squares) do not count as grain."""
-    high = np.abs(log_ratio - cv2.blur(log_ratio, (3, 3)))
-    high = np.maximum(np.maximum(high[..., 0], high[..., 1]), high[..., 2])
-    h, w = high.shape
+    h, w = log_ratio.shape[:2]
     m = max(block, int(profile.ring_frac * min(h, w)))
     medians = []
-    for strip in (high[:m], high[-m:], high[m:-m, :m].T, high[m:-m, -m:].T):
+    for strip in (log_ratio[:m], log_ratio[-m:], log_ratio[m:-m, :m].transpose(1, 0, 2),
+                  log_ratio[m:-m, -m:].transpose(1, 0, 2)):
+        strip = np.ascontiguousarray(strip)
+        high = np.abs(strip - cv2.blur(strip, (3, 3)))
+        strip = np.maximum(np.maximum(high[..., 0], high[..., 1]), high[..., 2])
         rows, cols = strip.shape[0] // block * block, strip.shape[1] // block * block
         tiles = strip[:rows, :cols].reshape(rows // block, block, cols // block, block).transpose(0, 2, 1, 3)
         medians.append(np.median(tiles.reshape(-1, block * block), axis=1))

@@ -32,6 +32,44 @@ def outline(camera: Camera, colrow: np.ndarray, size: int, pitch_mm: float,
     return _hull(image)
 
 
+def silhouettes(camera: Camera, colrow: np.ndarray, size, pitch_mm: float,
+                elevation_mm=0.0) -> tuple[np.ndarray, np.ndarray]:
+    """Area (N,) in pixels and centroid (N, 2) (x, y) of what the camera sees of pyramids of
+    ``size`` (int, or (N,) ints 1..3) whose base centres are at grid points ``colrow``
+    ((N, 2) (col, row)), raised by ``elevation_mm`` (float or (N,)), square to the grid:
+    :func:`outline` for many pieces at once.
+
+    The outline is the convex hull of the base square and the apex. The base square seen by
+    the camera is convex, so the apex adds to it one triangle per base edge it lies beyond.
+    """
+    colrow = np.asarray(colrow, np.float64).reshape(-1, 2)
+    n = len(colrow)
+    size = np.broadcast_to(np.asarray(size), (n,))
+    half = np.array([BASE_MM[int(k)] for k in size]) / pitch_mm / 2
+    height = np.array([HEIGHT_MM[int(k)] for k in size]) / pitch_mm
+    z0 = np.broadcast_to(np.asarray(elevation_mm, np.float64), (n,)) / pitch_mm
+    square = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64)
+    pts = np.zeros((n, 5, 3))
+    pts[:, :4, :2] = colrow[:, None] + half[:, None, None] * square
+    pts[:, :4, 2] = z0[:, None]
+    pts[:, 4, :2], pts[:, 4, 2] = colrow, z0 + height
+    image = camera.project(pts.reshape(-1, 3)).reshape(n, 5, 2)
+    base, apex = image[:, :4], image[:, 4:]
+    following = np.roll(base, -1, axis=1)
+    cross = base[..., 0] * following[..., 1] - following[..., 0] * base[..., 1]  # (n, 4)
+    base_area = cross.sum(axis=1) / 2
+    base_centroid = ((base + following) * cross[..., None]).sum(axis=1) / (6 * base_area[:, None])
+    orientation = np.sign(base_area)[:, None]
+    # signed area of (edge start, edge end, apex); negative (for a positive base) = apex beyond
+    triangle = ((following - base)[..., 0] * (apex - base)[..., 1]
+                - (following - base)[..., 1] * (apex - base)[..., 0]) / 2
+    added = np.maximum(-orientation * triangle, 0.0)  # (n, 4)
+    triangle_centroid = (base + following + apex) / 3
+    area = np.abs(base_area) + added.sum(axis=1)
+    centroid = (np.abs(base_area)[:, None] * base_centroid + (added[..., None] * triangle_centroid).sum(axis=1))
+    return area, centroid / area[:, None]
+
+
 def _hull(points: np.ndarray) -> np.ndarray:
     """Convex hull of a few 2D points (monotone chain), counter-clockwise."""
     pts = sorted(map(tuple, points))
@@ -50,16 +88,3 @@ def _hull(points: np.ndarray) -> np.ndarray:
 def _turn(o, a, b) -> float:
     """z of the cross product (a - o) x (b - o): positive for a left turn."""
     return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
-
-
-def polygon_area_centroid(poly: np.ndarray) -> tuple[float, np.ndarray]:
-    """Area (pixels) and centroid (x, y) of a simple polygon given as (K, 2)."""
-    x, y = poly[:, 0], poly[:, 1]
-    xn, yn = np.roll(x, -1), np.roll(y, -1)
-    cross = x * yn - xn * y
-    area = cross.sum() / 2
-    if abs(area) < 1e-9:
-        return 0.0, poly.mean(axis=0)
-    cx = ((x + xn) * cross).sum() / (6 * area)
-    cy = ((y + yn) * cross).sum() / (6 * area)
-    return abs(float(area)), np.array([cx, cy])
