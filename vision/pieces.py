@@ -72,6 +72,19 @@ def foreground(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray, p
 def pixel_labels(log_ratio: np.ndarray, fg: np.ndarray, expected: np.ndarray, window: int = 5) -> np.ndarray:
     """Colour index per pixel (int8 (H, W)): 0..4 in COLOR_ORDER (nearest of ``expected``,
     (5, 3) log ratios, by majority in a ``window`` square), -1 where ``fg`` is false."""
+    out = np.full(fg.shape, -1, np.int8)
+    if not fg.any():
+        return out
+    x, y, w, h = cv2.boundingRect(fg.view(np.uint8))  # only the box around the foreground
+    margin = window // 2 + 1
+    x0, y0 = max(x - margin, 0), max(y - margin, 0)
+    box = (slice(y0, y + h + margin), slice(x0, x + w + margin))
+    out[box] = _labels_in(log_ratio[box], fg[box], expected, window)
+    return out
+
+
+def _labels_in(log_ratio: np.ndarray, fg: np.ndarray, expected: np.ndarray, window: int) -> np.ndarray:
+    """:func:`pixel_labels` over the whole of its (h, w) inputs."""
     channels = [log_ratio[..., c] for c in range(3)]
     nearest = np.zeros(fg.shape, np.int8)
     best = None
@@ -225,11 +238,11 @@ def _split_touching(mask: np.ndarray, scale: float, gap_side: float) -> list[tup
     """Connected regions of ``mask`` (uint8 (H, W)), split at distance-transform peaks at
     least ``gap_side * scale`` apart; each region as an (N, 2) int32 array of (x, y) with the
     radius of the largest disc inside it (pixels)."""
-    ys, xs = np.nonzero(mask)
-    if not len(xs):
+    if not cv2.countNonZero(mask):
         return []
-    x0, y0 = max(xs.min() - 2, 0), max(ys.min() - 2, 0)
-    crop = mask[y0:ys.max() + 3, x0:xs.max() + 3]
+    x, y, w, h = cv2.boundingRect(mask)
+    x0, y0 = max(x - 2, 0), max(y - 2, 0)
+    crop = mask[y0:y + h + 2, x0:x + w + 2]
     # the 5x5 mask, not DIST_MASK_PRECISE: that one gave different results run to run
     dist = cv2.distanceTransform(crop, cv2.DIST_L2, cv2.DIST_MASK_5)
     gap = max(3, int(gap_side * scale))
@@ -250,6 +263,7 @@ def _pixels_by_label(labels: np.ndarray, count: int) -> list[np.ndarray]:
     """Flat pixel indices of each label 1..count-1 of ``labels`` (int (H, W)), in one sort
     instead of one full-image comparison per label."""
     flat = labels.ravel()
-    order = np.argsort(flat, kind="stable")
+    labelled = np.flatnonzero(flat > 0)  # most of a photo is label 0: leave it out of the sort
+    order = labelled[np.argsort(flat[labelled], kind="stable")]
     bounds = np.searchsorted(flat[order], np.arange(1, count + 1))
     return [order[bounds[k]:bounds[k + 1]] for k in range(count - 1)]
