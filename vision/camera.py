@@ -90,11 +90,14 @@ def fit_pose(cells: np.ndarray, points: np.ndarray, weights: np.ndarray, prior: 
     root = np.sqrt(weights)[:, None] / max(prior.anchor_noise * cell_side_px, 1e-6)
     tilt_scale = np.sin(np.radians(prior.tilt_prior_deg))
 
+    grid, target = np.asarray(cells, np.float64).T, np.asarray(points, np.float64).T  # (2, N)
+
     def residual(params):
+        R = cv2.Rodrigues(params[:3])[0]
+        projected = K @ (R[:, :2] @ grid + params[3:, None])
         # the optical axis's horizontal part in table coordinates is the sine of the tilt
-        axis = cv2.Rodrigues(params[:3])[0][2, :2]
-        return np.concatenate([((apply_homography(_pose_homography(params, K), cells) - points) * root).ravel(),
-                               axis / tilt_scale])
+        return np.concatenate([((projected[:2] / projected[2] - target) * root.T).ravel(),
+                               R[2, :2] / tilt_scale])
 
     params = min((_pose_params(H, K) for H in starts if np.all(np.isfinite(H))),
                  key=lambda p: float(residual(p) @ residual(p)))

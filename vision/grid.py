@@ -167,11 +167,12 @@ def _weighted_homography(cells, points, weights) -> np.ndarray:
     Tc, Tp = normaliser(cells), normaliser(points)
     c = _apply(Tc, cells)
     p = _apply(Tp, points)
-    rows = []
-    for (u, v), (x, y), w in zip(c, p, np.sqrt(weights)):
-        rows.append(w * np.array([u, v, 1, 0, 0, 0, -x * u, -x * v, -x]))
-        rows.append(w * np.array([0, 0, 0, u, v, 1, -y * u, -y * v, -y]))
-    _, _, vt = np.linalg.svd(np.array(rows))
+    (u, v), (x, y), w = c.T, p.T, np.sqrt(weights)
+    one, zero = np.ones_like(u), np.zeros_like(u)
+    rows = np.empty((2 * len(u), 9))
+    rows[0::2] = w[:, None] * np.stack([u, v, one, zero, zero, zero, -x * u, -x * v, -x], axis=1)
+    rows[1::2] = w[:, None] * np.stack([zero, zero, zero, u, v, one, -y * u, -y * v, -y], axis=1)
+    _, _, vt = np.linalg.svd(rows, full_matrices=False)  # called with 8 points or more
     Hn = vt[-1].reshape(3, 3)
     H = np.linalg.inv(Tp) @ Hn @ Tc
     return H / H[2, 2]
