@@ -54,13 +54,15 @@ def foreground(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray, p
     percentile of the pixels' largest channel). Tinted plastic absorbs some channel, and a
     piece glowing over a dark table is brighter than the table but not near white. ``table``
     is the float32 (H, W, 3) table estimate behind ``log_ratio``."""
-    # channel minima by np.minimum: .min(axis=2) is 10x slower
-    darkest = np.minimum(np.minimum(log_ratio[..., 0], log_ratio[..., 1]), log_ratio[..., 2])
-    lit = np.exp(log_ratio) * table  # the photo's own values (plus the log's offset)
-    lowest = np.minimum(np.minimum(lit[..., 0], lit[..., 1]), lit[..., 2])
-    brightest = np.percentile(lit[::4, ::4].max(axis=2), 99)
-    paper = (darkest >= -profile.absorb_fraction * profile.foreground_threshold) & (lowest >= profile.paper_fraction * brightest)
-    weak = ((strength > profile.foreground_threshold) & ~paper).astype(np.uint8)
+    candidate = strength > profile.foreground_threshold
+    # the photo's own values (plus the log's offset), on a sample and on the candidates only
+    brightest = np.percentile((np.exp(log_ratio[::4, ::4]) * table[::4, ::4]).max(axis=2), 99)
+    ratios = log_ratio[candidate]
+    lowest = (np.exp(ratios) * table[candidate]).min(axis=1)
+    paper = (ratios.min(axis=1) >= -profile.absorb_fraction * profile.foreground_threshold) & \
+        (lowest >= profile.paper_fraction * brightest)
+    weak = candidate.astype(np.uint8)
+    weak[candidate] = ~paper
     weak = cv2.morphologyEx(weak, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     count, regions = cv2.connectedComponents(weak, connectivity=8)
     strong = np.zeros(count, bool)
