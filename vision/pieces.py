@@ -56,10 +56,13 @@ def foreground(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray, p
     is the float32 (H, W, 3) table estimate behind ``log_ratio``."""
     candidate = strength > profile.foreground_threshold
     # the photo's own values (plus the log's offset), on a sample and on the candidates only
-    brightest = np.percentile((np.exp(log_ratio[::4, ::4]) * table[::4, ::4]).max(axis=2), 99)
+    sample = np.exp(log_ratio[::4, ::4]) * table[::4, ::4]
+    brightest = np.percentile(np.maximum(np.maximum(sample[..., 0], sample[..., 1]), sample[..., 2]), 99)
     ratios = log_ratio[candidate]
-    lowest = (np.exp(ratios) * table[candidate]).min(axis=1)
-    paper = (ratios.min(axis=1) >= -profile.absorb_fraction * profile.foreground_threshold) & \
+    lit = np.exp(ratios) * table[candidate]
+    lowest = np.minimum(np.minimum(lit[:, 0], lit[:, 1]), lit[:, 2])
+    darkest = np.minimum(np.minimum(ratios[:, 0], ratios[:, 1]), ratios[:, 2])
+    paper = (darkest >= -profile.absorb_fraction * profile.foreground_threshold) & \
         (lowest >= profile.paper_fraction * brightest)
     weak = candidate.astype(np.uint8)
     weak[candidate] = ~paper
