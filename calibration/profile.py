@@ -85,6 +85,8 @@ class Profile:
     unseen_min_overlap: float
     faint_contrast: float
     faint_noise_ratio: float
+    edge_ratio: float
+    edge_table_level: float
     colors: ColorModel
 
     def to_json(self) -> dict:

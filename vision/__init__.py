@@ -50,7 +50,7 @@ def analyze(rgb, profile: Profile | None = None) -> Detection:
     h, w = rgb.shape[:2]
     try:
         reading = read_pieces(blobs, (w, h), 1.4 * side, profile)
-        reading = check_reading(reading, strength, log_ratio, blobs, plain, profile)
+        reading = check_reading(reading, strength, log_ratio, blobs, plain, float(np.mean(table[::8, ::8])), profile)
     except np.linalg.LinAlgError:
         raise BoardNotFound("the pieces found do not sit on a grid; photograph the city from above") from None
     return build_detection(reading, (w, h), profile, time.perf_counter() - start)

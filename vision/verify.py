@@ -12,7 +12,9 @@ cloth like its print. Knowing where a piece would stand and what it would look l
 from the camera, a cell can be tested with weaker rules: the pixels that differ from the
 table must fill the projected outline of one pyramid size and little else around it; or, on
 a plain table, the inside of such an outline must differ, even faintly, from a thin ring
-around it. A card, a cloth pattern or a shadow does not take that shape.
+around it; or, on a dim plain table, where a glossy black pyramid can match the table in
+colour, its edges must show all round inside the outline. A card, a cloth pattern or a
+shadow does not take that shape.
 """
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ import cv2
 import numpy as np
 
 from calibration import Profile
+from calibration.profile import COLOR_ORDER
 
 from .cells import SIZES, CityReading, Reading
 from .classify import MAX_PER_COLOR
@@ -32,6 +35,11 @@ from .pieces import Blob
 logger = logging.getLogger(__name__)
 
 _STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
+_CORNERS = ((-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5))
+BLACK = COLOR_ORDER.index("black")
+# the gradient of a table in a photo is never below that of a camera's least sensor noise
+# (Sobel magnitude of 0.5% noise in log units); a noise-free image must not make every edge strong
+_LEAST_EDGE_LEVEL = 0.02
 # the faint test's ring, in working-resolution pixels: it starts past the outline's blurred
 # edge and is a few pixels wide, thin enough to hold only the table right beside a piece
 _EDGE_KERNEL = np.ones((3, 3), np.uint8)
@@ -39,14 +47,17 @@ _RING_KERNEL = np.ones((9, 9), np.uint8)
 
 
 def check_reading(reading: CityReading, strength: np.ndarray, log_ratio: np.ndarray, blobs: list[Blob],
-                  plain: bool, profile: Profile) -> CityReading:
+                  plain: bool, table_level: float, profile: Profile) -> CityReading:
     """``reading`` without the readings whose outline is mostly table, then with the pieces
     found on a second look at the empty cells beside it. ``strength``: float32 (H, W) from
     :func:`vision.colour.off_table`; ``log_ratio``: float32 (H, W, 3); ``blobs``: the
     candidates the reading was made of; ``plain``: whether the table has no pattern (only
-    then are faint pieces looked for: on a pattern, a faint difference is the pattern)."""
+    then are faint pieces looked for: on a pattern, a faint difference is the pattern);
+    ``table_level``: the table's mean 8-bit brightness (only on a plain table no brighter
+    than ``edge_table_level`` are pieces looked for by their edges alone)."""
     differs = (strength > profile.unseen_threshold).astype(np.uint8)
-    return add_unseen(drop_shapeless(reading, differs, profile), differs, log_ratio, blobs, plain, profile)
+    edges = _relative_edges(log_ratio, differs) if plain and table_level <= profile.edge_table_level else None
+    return add_unseen(drop_shapeless(reading, differs, profile), differs, log_ratio, blobs, plain, edges, profile)
 
 
 def drop_shapeless(reading: CityReading, differs: np.ndarray, profile: Profile) -> CityReading:
@@ -73,12 +84,26 @@ def _cover(mask: np.ndarray, shape: np.ndarray) -> float:
     return float((window & inside).sum() / max(inside.sum(), 1))
 
 
+def _relative_edges(log_ratio: np.ndarray, differs: np.ndarray) -> np.ndarray:
+    """Gradient magnitude of the log brightness (the mean log ratio, float32 (H, W, 3)) in
+    units of its median over the table (where ``differs``, uint8 (H, W), is 0): float32 (H, W)."""
+    brightness = (log_ratio[..., 0] + log_ratio[..., 1] + log_ratio[..., 2]) / 3
+    gx = cv2.Sobel(brightness, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(brightness, cv2.CV_32F, 0, 1, ksize=3)
+    magnitude = cv2.magnitude(gx, gy)
+    table = differs[::2, ::2] == 0
+    level = float(np.median(magnitude[::2, ::2][table])) if table.any() else 0.0
+    return magnitude / max(level, _LEAST_EDGE_LEVEL)
+
+
 def add_unseen(reading: CityReading, differs: np.ndarray, log_ratio: np.ndarray, blobs: list[Blob],
-               plain: bool, profile: Profile) -> CityReading:
+               plain: bool, edges: np.ndarray | None, profile: Profile) -> CityReading:
     """``reading`` with pieces added in empty cells beside it (and beside those, and so on)
     where what differs from the table (``differs``, uint8 (H, W)) and no piece read explains
     matches the outline of one pyramid size: intersection over union at least
-    ``unseen_min_overlap``; on a ``plain`` table, also faint pieces (:func:`_faint_piece_in_cell`).
+    ``unseen_min_overlap``; on a ``plain`` table, also faint pieces (:func:`_faint_piece_in_cell`),
+    and where ``edges`` (from :func:`_relative_edges`) are given, black pieces seen only by
+    their edges (:func:`_edged_piece_in_cell`).
     Their colour is the nearest of the photo's expected colours (the prototypes at the
     table's chroma, from ``blobs``, moved by the reading's colour offset); ``log_ratio`` is
     float32 (H, W, 3)."""
@@ -99,6 +124,8 @@ def add_unseen(reading: CityReading, differs: np.ndarray, log_ratio: np.ndarray,
         found = _piece_in_cell(reading, (col, row), differs, explained, log_ratio, expected, counts, profile)
         if found is None and plain:
             found = _faint_piece_in_cell(reading, (col, row), explained, log_ratio, expected, counts, profile)
+        if found is None and edges is not None:
+            found = _edged_piece_in_cell(reading, (col, row), explained, edges, counts, profile)
         occupied.add((col, row))
         if found is None:
             continue
@@ -205,3 +232,49 @@ def _faint_piece_in_cell(reading: CityReading, cell, explained, log_ratio, expec
     similarity[counts >= MAX_PER_COLOR] = -np.inf
     center = tuple(float(v) for v in shape.mean(axis=0))
     return Reading(int(cell[0]), int(cell[1]), int(similarity.argmax()), size, 0, 0.5, center, shape)
+
+
+def _edged_piece_in_cell(reading: CityReading, cell, explained, edges, counts, profile: Profile) -> Reading | None:
+    """The black piece on ``cell`` (col, row) of a dim plain table that matches the table in
+    colour and brightness (glossy black reflects the room, and can look just like a dark
+    table), or None. Such a piece still shows its outline and the ridges between its faces:
+    inside the projected outline of the largest size, in each of the four triangles from the
+    cell's centre out through one of its sides, the mean of ``edges`` (float32 (H, W), the
+    gradient in units of the table's own) must be at least ``edge_ratio``: a neighbour's or
+    a shadow's edge runs along one or two sides, a line through the cell through two. Its
+    size is the one whose projected outline runs along the strongest edges. A tinted piece
+    always shows its tint (:func:`_faint_piece_in_cell`), so this one is read as black, with
+    confidence 0.5, flagged for the player to check."""
+    shapes, box = _cell_outlines(reading, cell, explained.shape)
+    if box is None or counts[BLACK] >= MAX_PER_COLOR:
+        return None
+    x0, y0, x1, y1 = box
+    free = explained[y0:y1, x0:x1] == 0
+    window = edges[y0:y1, x0:x1]
+    mask = np.zeros(free.shape, np.uint8)
+    cv2.fillConvexPoly(mask, np.round(shapes[-1] - (x0, y0)).astype(np.int32), 1)
+    inner = (mask > 0) & free
+    if inner.sum() < 0.5 * mask.sum():
+        return None
+    col, row = float(cell[0]), float(cell[1])
+    centre = reading.camera.project(np.array([[col, row, 0.0]]))[0]
+    # the cell's four sides, each with the triangle from the centre out past it
+    corners = reading.camera.project(np.array([[col + dc, row + dr, 0.0] for dc, dr in _CORNERS]))
+    corners = centre + 1.5 * (corners - centre) - (x0, y0)
+    weakest = np.inf
+    for k in range(4):
+        sector = np.zeros(free.shape, np.uint8)
+        triangle = np.array([centre - (x0, y0), corners[k], corners[(k + 1) % 4]])
+        cv2.fillConvexPoly(sector, np.round(triangle).astype(np.int32), 1)
+        part = inner & (sector > 0)
+        weakest = min(weakest, float(window[part].mean()) if part.sum() > 5 else 0.0)
+    if weakest < profile.edge_ratio:
+        return None
+    along = []
+    for shape in shapes:
+        line = np.zeros(free.shape, np.uint8)
+        cv2.polylines(line, [np.round(shape - (x0, y0)).astype(np.int32)], True, 1, 3)
+        along.append(float(window[line > 0].mean()))
+    k = int(np.argmax(along))
+    center = tuple(float(v) for v in shapes[k].mean(axis=0))
+    return Reading(int(cell[0]), int(cell[1]), BLACK, SIZES[k], 0, 0.5, center, shapes[k])

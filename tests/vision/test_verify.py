@@ -17,6 +17,7 @@ PROFILE = load_profile()
 SIZE = (640, 480)
 PITCH_PX = 60.0
 PITCH_MM = 32.0
+DIM, BRIGHT = 60.0, 220.0  # mean table brightness (8-bit) of a dark and of a white table
 
 
 def straight_down_reading(pieces):
@@ -59,7 +60,7 @@ def blobs_of(reading):
 def test_a_piece_missed_beside_the_city_is_found_with_its_size_and_colour():
     reading = straight_down_reading([(0, 0, "red", 3), (1, 0, "yellow", 2), (1, 1, "green", 1)])
     strength, log_ratio = scene(reading, hidden=[(2, 1, "blue", 3), (3, 1, "black", 1)])
-    found = check_reading(reading, strength, log_ratio, blobs_of(reading), True, PROFILE)
+    found = check_reading(reading, strength, log_ratio, blobs_of(reading), True, DIM, PROFILE)
     added = {(p.col, p.row): (COLOR_ORDER[p.color_index], p.size) for p in found.pieces[3:]}
     assert added == {(2, 1): ("blue", 3), (3, 1): ("black", 1)}  # the second beside the first
 
@@ -69,7 +70,7 @@ def test_a_card_or_a_shadow_beside_the_city_is_not_a_piece():
     card = np.array([[320, 100], [420, 100], [420, 240], [320, 240]], np.float64)  # over cells (2, 0) and (3, 0)
     shadow = np.array([[200, 200], [228, 200], [206, 262]], np.float64)  # a thin wedge into cell (0, 1)
     strength, log_ratio = scene(reading, hidden=[], extra=[card, shadow])
-    found = check_reading(reading, strength, log_ratio, blobs_of(reading), True, PROFILE)
+    found = check_reading(reading, strength, log_ratio, blobs_of(reading), True, DIM, PROFILE)
     assert len(found.pieces) == 2
 
 
@@ -78,7 +79,7 @@ def test_a_reading_whose_outline_is_mostly_table_is_dropped_with_what_stands_on_
     reading = straight_down_reading([(0, 0, "red", 3), (1, 0, "blue", 3), (1, 0, "yellow", 1, 1),
                                      (1, 1, "green", 2)])
     strength, log_ratio = scene(reading, hidden=[], unseen=[(1, 0)])
-    found = check_reading(reading, strength, log_ratio, blobs_of(reading), True, PROFILE)
+    found = check_reading(reading, strength, log_ratio, blobs_of(reading), True, DIM, PROFILE)
     assert sorted((p.col, p.row, p.level) for p in found.pieces) == [(0, 0, 0), (1, 1, 0)]
 
 
@@ -94,8 +95,47 @@ def test_a_faint_piece_is_found_on_a_plain_table_but_not_on_a_pattern():
     log_ratio[faint > 0] -= 0.1
     strength = np.abs(log_ratio).max(axis=2)
     blobs = blobs_of(reading)
-    found = check_reading(reading, strength, log_ratio, blobs, True, PROFILE)
+    found = check_reading(reading, strength, log_ratio, blobs, True, DIM, PROFILE)
     added = [(p.col, p.row, COLOR_ORDER[p.color_index], p.size) for p in found.pieces[2:]]
     assert added == [(2, 0, "black", 2)]
     assert found.pieces[2].confidence < PROFILE.max_uncertain_confidence  # flagged for the player
-    assert len(check_reading(reading, strength, log_ratio, blobs, False, PROFILE).pieces) == 2
+    assert len(check_reading(reading, strength, log_ratio, blobs, False, DIM, PROFILE).pieces) == 2
+
+
+def edged_scene(reading, cell, size, sides=4):
+    """A reading's scene, with sensor noise, plus a black pyramid on ``cell`` that matches
+    the table inside but shows ``sides`` of its outline's edges and the ridges to its apex."""
+    rng = np.random.default_rng(9)
+    strength, log_ratio = scene(reading, hidden=[])
+    log_ratio += rng.normal(0, 0.01, log_ratio.shape).astype(np.float32)
+    shape = outline(reading.camera, np.array(cell, np.float64), size, PITCH_MM)
+    lines = np.zeros(strength.shape, np.uint8)
+    corners = np.round(shape).astype(np.int32)
+    apex = np.round(reading.camera.project(np.array([[cell[0], cell[1], 1.0]]))[0]).astype(np.int32)
+    for k in range(sides):
+        cv2.line(lines, tuple(map(int, corners[k])), tuple(map(int, corners[(k + 1) % len(corners)])), 1, 2)
+    if sides == 4:
+        for corner in corners:
+            cv2.line(lines, tuple(map(int, corner)), tuple(map(int, apex)), 1, 1)
+    log_ratio[lines > 0] -= 0.08  # under the faint test's contrast, even summed over the outline
+    return np.abs(log_ratio).max(axis=2), log_ratio
+
+
+def test_a_black_piece_matching_a_dim_table_is_found_by_its_edges():
+    reading = straight_down_reading([(0, 0, "red", 3), (1, 0, "yellow", 2)])
+    strength, log_ratio = edged_scene(reading, (2, 0), 2)
+    blobs = blobs_of(reading)
+    found = check_reading(reading, strength, log_ratio, blobs, True, DIM, PROFILE)
+    added = [(p.col, p.row, COLOR_ORDER[p.color_index], p.size) for p in found.pieces[2:]]
+    assert added == [(2, 0, "black", 2)]
+    assert found.pieces[2].confidence < PROFILE.max_uncertain_confidence  # flagged for the player
+    # a black piece cannot hide on a white table, and a cloth's print is all edges
+    assert len(check_reading(reading, strength, log_ratio, blobs, True, BRIGHT, PROFILE).pieces) == 2
+    assert len(check_reading(reading, strength, log_ratio, blobs, False, DIM, PROFILE).pieces) == 2
+
+
+def test_an_edge_on_one_side_of_a_cell_is_not_a_piece():
+    """The edge of a shadow or of something lying there runs along one side only."""
+    reading = straight_down_reading([(0, 0, "red", 3), (1, 0, "yellow", 2)])
+    strength, log_ratio = edged_scene(reading, (2, 0), 3, sides=1)
+    assert len(check_reading(reading, strength, log_ratio, blobs_of(reading), True, DIM, PROFILE).pieces) == 2
