@@ -36,13 +36,13 @@ logger = logging.getLogger(__name__)
 
 _STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 _CORNERS = ((-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5))
-BLACK = COLOR_ORDER.index("black")
+_BLACK = COLOR_ORDER.index("black")
 # the gradient of a table in a photo is never below that of a camera's least sensor noise
 # (Sobel magnitude of 0.5% noise in log units); a noise-free image must not make every edge strong
 _LEAST_EDGE_LEVEL = 0.02
 # the faint test's ring, in working-resolution pixels: it starts past the outline's blurred
 # edge and is a few pixels wide, thin enough to hold only the table right beside a piece
-_EDGE_KERNEL = np.ones((3, 3), np.uint8)
+_GAP_KERNEL = np.ones((3, 3), np.uint8)
 _RING_KERNEL = np.ones((9, 9), np.uint8)
 
 
@@ -213,8 +213,8 @@ def _faint_piece_in_cell(reading: CityReading, cell, explained, log_ratio, expec
     for size, shape in zip(SIZES, shapes):
         mask = np.zeros(free.shape, np.uint8)
         cv2.fillConvexPoly(mask, np.round(shape - (x0, y0)).astype(np.int32), 1)
-        inner = (cv2.erode(mask, _EDGE_KERNEL) > 0) & free
-        ring = (cv2.dilate(mask, _RING_KERNEL) > cv2.dilate(mask, _EDGE_KERNEL)) & free
+        inner = (cv2.erode(mask, _GAP_KERNEL) > 0) & free
+        ring = (cv2.dilate(mask, _RING_KERNEL) > cv2.dilate(mask, _GAP_KERNEL)) & free
         if inner.sum() < 0.5 * mask.sum() or ring.sum() < 20:
             continue  # mostly covered by pieces already read
         around = np.median(window[ring], axis=0)
@@ -246,7 +246,7 @@ def _edged_piece_in_cell(reading: CityReading, cell, explained, edges, counts, p
     always shows its tint (:func:`_faint_piece_in_cell`), so this one is read as black, with
     confidence 0.5, flagged for the player to check."""
     shapes, box = _cell_outlines(reading, cell, explained.shape)
-    if box is None or counts[BLACK] >= MAX_PER_COLOR:
+    if box is None or counts[_BLACK] >= MAX_PER_COLOR:
         return None
     x0, y0, x1, y1 = box
     free = explained[y0:y1, x0:x1] == 0
@@ -277,4 +277,4 @@ def _edged_piece_in_cell(reading: CityReading, cell, explained, edges, counts, p
         along.append(float(window[line > 0].mean()))
     k = int(np.argmax(along))
     center = tuple(float(v) for v in shapes[k].mean(axis=0))
-    return Reading(int(cell[0]), int(cell[1]), BLACK, SIZES[k], 0, 0.5, center, shapes[k])
+    return Reading(int(cell[0]), int(cell[1]), _BLACK, SIZES[k], 0, 0.5, center, shapes[k])
