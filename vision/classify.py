@@ -89,9 +89,14 @@ def likely_sizes(scores: np.ndarray, colors: np.ndarray, cells: np.ndarray, tole
     ``scores``: (N, 3) log-area mismatches; ``colors``: (N,) colour indices; ``cells``: (N, 2)
     int (col, row), one piece per cell. Minimised by iterated conditional modes from the
     independent best sizes, most confident pieces fixed first. Returns the sizes (N,) and the
-    total cost, with each piece's measurement cost capped (an outlier costs no more than a
-    broken rule), so that costs of readings at different scales compare."""
-    unary = np.minimum(0.5 * (np.asarray(scores, np.float64) / tolerance) ** 2, 2 * same_size_cost)
+    total cost. A piece's measurement cost is capped twice, at two broken rules: its best
+    size's cost (an outlier, say a piece with its shadow, costs no more than that, so that
+    totals at different scales compare), and each other size's cost beyond the best's. So a
+    piece measured far above a large one still reads large: capping the costs themselves
+    made every size cost the same and let the rules pick any."""
+    raw = 0.5 * (np.asarray(scores, np.float64) / tolerance) ** 2
+    best = raw.min(axis=1, keepdims=True)
+    unary = np.minimum(raw - best, 2 * same_size_cost) + np.minimum(best, 2 * same_size_cost)
     sizes = unary.argmin(axis=1)
     cells = np.asarray(cells)
     touching = (np.abs(cells[:, None, :] - cells[None, :, :]).sum(axis=2) == 1).astype(np.float64)

@@ -35,3 +35,11 @@ def test_a_wrong_scale_costs_more_than_the_right_one():
     _, right = likely_sizes(_mismatch(measured), np.arange(4) % 5, cells, TOL, SAME, 3, SURPLUS)
     _, shifted = likely_sizes(_mismatch(measured + 0.55), np.arange(4) % 5, cells, TOL, SAME, 3, SURPLUS)
     assert right < shifted
+
+
+def test_a_piece_measured_far_above_a_large_one_still_reads_large():
+    """With its shadow, a large piece measured twice a large's area: all its sizes are far
+    off, but small is the farthest. Beside another large, the rules must not make it small."""
+    cells = np.array([[0, 0], [1, 0]])
+    sizes, _ = likely_sizes(_mismatch([1.1, 1.1 + 0.7]), np.array([0, 1]), cells, TOL, SAME, 3, SURPLUS)
+    assert sizes.tolist() == [2, 2]
