@@ -96,10 +96,15 @@ def test_a_faint_piece_is_found_on_a_plain_table_but_not_on_a_pattern():
     strength = np.abs(log_ratio).max(axis=2)
     blobs = blobs_of(reading)
     found = check_reading(reading, strength, log_ratio, blobs, True, DIM, PROFILE)
-    added = [(p.col, p.row, COLOR_ORDER[p.color_index], p.size) for p in found.pieces[2:]]
-    assert added == [(2, 0, "black", 2)]
-    assert found.pieces[2].confidence < PROFILE.max_uncertain_confidence  # flagged for the player
+    assert flagged_additions(found, 2) == [(2, 0, "black", 2, True)]
     assert len(check_reading(reading, strength, log_ratio, blobs, False, DIM, PROFILE).pieces) == 2
+
+
+def flagged_additions(found, known):
+    """The pieces ``found`` beyond the ``known`` first ones, as (col, row, colour, size,
+    whether flagged for the player to check)."""
+    return [(p.col, p.row, COLOR_ORDER[p.color_index], p.size, p.confidence < PROFILE.max_uncertain_confidence)
+            for p in found.pieces[known:]]
 
 
 def edged_scene(reading, cell, size, sides=4):
@@ -126,9 +131,7 @@ def test_a_black_piece_matching_a_dim_table_is_found_by_its_edges():
     strength, log_ratio = edged_scene(reading, (2, 0), 2)
     blobs = blobs_of(reading)
     found = check_reading(reading, strength, log_ratio, blobs, True, DIM, PROFILE)
-    added = [(p.col, p.row, COLOR_ORDER[p.color_index], p.size) for p in found.pieces[2:]]
-    assert added == [(2, 0, "black", 2)]
-    assert found.pieces[2].confidence < PROFILE.max_uncertain_confidence  # flagged for the player
+    assert flagged_additions(found, 2) == [(2, 0, "black", 2, True)]
     # a black piece cannot hide on a white table, and a cloth's print is all edges
     assert len(check_reading(reading, strength, log_ratio, blobs, True, BRIGHT, PROFILE).pieces) == 2
     assert len(check_reading(reading, strength, log_ratio, blobs, False, DIM, PROFILE).pieces) == 2
