@@ -78,9 +78,8 @@ def _cover(mask: np.ndarray, shape: np.ndarray) -> float:
     """Share of the convex ``shape`` ((K, 2) (x, y) pixels) where ``mask`` (uint8 (H, W)) is set."""
     x0, y0 = np.maximum(np.floor(shape.min(axis=0)).astype(int), 0)
     x1, y1 = np.ceil(shape.max(axis=0)).astype(int) + 1
-    window = mask[y0:y1, x0:x1]
-    inside = np.zeros_like(window)
-    cv2.fillConvexPoly(inside, np.round(shape - (x0, y0)).astype(np.int32), 1)
+    window = mask[y0:y1, x0:x1]  # clipped where the shape leaves the image
+    inside = _window_mask(shape, (x0, y0, x0 + window.shape[1], y0 + window.shape[0]))
     return float((window & inside).sum() / max(inside.sum(), 1))
 
 
@@ -163,6 +162,15 @@ def _cell_outlines(reading: CityReading, cell, image_shape):
     return shapes, (int(x0), int(y0), int(x1), int(y1))
 
 
+def _window_mask(polygon: np.ndarray, box) -> np.ndarray:
+    """uint8 mask, 1 inside the convex ``polygon`` ((K, 2) image (x, y)), of the window
+    ``box`` (x0, y0, x1, y1) of the image."""
+    x0, y0, x1, y1 = box
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(mask, np.round(polygon - (x0, y0)).astype(np.int32), 1)
+    return mask
+
+
 def _piece_in_cell(reading: CityReading, cell, differs, explained, log_ratio, expected, counts,
                    profile: Profile) -> Reading | None:
     """The piece standing on ``cell`` (col, row), or None when the pixels that differ from
@@ -177,8 +185,7 @@ def _piece_in_cell(reading: CityReading, cell, differs, explained, log_ratio, ex
         return None
     best = None
     for size, shape in zip(SIZES, shapes):
-        mask = np.zeros_like(seen)
-        cv2.fillConvexPoly(mask, np.round(shape - (x0, y0)).astype(np.int32), 1)
+        mask = _window_mask(shape, box)
         overlap = (seen & mask).sum() / max((seen | mask).sum(), 1)
         if best is None or overlap > best[0]:
             best = (overlap, size, shape, mask)
@@ -211,8 +218,7 @@ def _faint_piece_in_cell(reading: CityReading, cell, explained, log_ratio, expec
     window = log_ratio[y0:y1, x0:x1]
     best = None
     for size, shape in zip(SIZES, shapes):
-        mask = np.zeros(free.shape, np.uint8)
-        cv2.fillConvexPoly(mask, np.round(shape - (x0, y0)).astype(np.int32), 1)
+        mask = _window_mask(shape, box)
         inner = (cv2.erode(mask, _GAP_KERNEL) > 0) & free
         ring = (cv2.dilate(mask, _RING_KERNEL) > cv2.dilate(mask, _GAP_KERNEL)) & free
         if inner.sum() < 0.5 * mask.sum() or ring.sum() < 20:
@@ -251,8 +257,7 @@ def _edged_piece_in_cell(reading: CityReading, cell, explained, edges, counts, p
     x0, y0, x1, y1 = box
     free = explained[y0:y1, x0:x1] == 0
     window = edges[y0:y1, x0:x1]
-    mask = np.zeros(free.shape, np.uint8)
-    cv2.fillConvexPoly(mask, np.round(shapes[-1] - (x0, y0)).astype(np.int32), 1)
+    mask = _window_mask(shapes[-1], box)
     inner = (mask > 0) & free
     if inner.sum() < 0.5 * mask.sum():
         return None
@@ -260,12 +265,10 @@ def _edged_piece_in_cell(reading: CityReading, cell, explained, edges, counts, p
     centre = reading.camera.project(np.array([[col, row, 0.0]]))[0]
     # the cell's four sides, each with the triangle from the centre out past it
     corners = reading.camera.project(np.array([[col + dc, row + dr, 0.0] for dc, dr in _CORNERS]))
-    corners = centre + 1.5 * (corners - centre) - (x0, y0)
+    corners = centre + 1.5 * (corners - centre)
     weakest = np.inf
     for k in range(4):
-        sector = np.zeros(free.shape, np.uint8)
-        triangle = np.array([centre - (x0, y0), corners[k], corners[(k + 1) % 4]])
-        cv2.fillConvexPoly(sector, np.round(triangle).astype(np.int32), 1)
+        sector = _window_mask(np.array([centre, corners[k], corners[(k + 1) % 4]]), box)
         part = inner & (sector > 0)
         weakest = min(weakest, float(window[part].mean()) if part.sum() > 5 else 0.0)
     if weakest < profile.edge_ratio:
