@@ -16,20 +16,11 @@ def seat_height_mm(lower: int, upper: int) -> float:
 
 
 def outline(camera: Camera, colrow: np.ndarray, size: int, pitch_mm: float,
-            elevation_mm: float = 0.0, yaw: float = 0.0) -> np.ndarray:
+            elevation_mm: float = 0.0) -> np.ndarray:
     """Image outline (convex hull, (K, 2) float64 (x, y)) of a pyramid of ``size`` whose base
-    centre is at grid point ``colrow`` (col, row), raised by ``elevation_mm``, turned by ``yaw``
-    radians relative to the grid."""
-    half = BASE_MM[size] / pitch_mm / 2
-    z0 = elevation_mm / pitch_mm
-    c, s = np.cos(yaw), np.sin(yaw)
-    corners = np.array([[-half, -half], [half, -half], [half, half], [-half, half]]) @ np.array([[c, s], [-s, c]])
-    pts = np.zeros((5, 3))
-    pts[:4, :2] = corners + colrow
-    pts[:4, 2] = z0
-    pts[4] = [colrow[0], colrow[1], z0 + HEIGHT_MM[size] / pitch_mm]
-    image = camera.project(pts)
-    return _hull(image)
+    centre is at grid point ``colrow`` (col, row), raised by ``elevation_mm``, square to the
+    grid."""
+    return _hull(_corners_and_apex(camera, colrow, size, pitch_mm, elevation_mm)[0])
 
 
 def silhouettes(camera: Camera, colrow: np.ndarray, size, pitch_mm: float,
@@ -42,18 +33,7 @@ def silhouettes(camera: Camera, colrow: np.ndarray, size, pitch_mm: float,
     The outline is the convex hull of the base square and the apex. The base square seen by
     the camera is convex, so the apex adds to it one triangle per base edge it lies beyond.
     """
-    colrow = np.asarray(colrow, np.float64).reshape(-1, 2)
-    n = len(colrow)
-    size = np.broadcast_to(np.asarray(size), (n,))
-    half = np.array([BASE_MM[int(k)] for k in size]) / pitch_mm / 2
-    height = np.array([HEIGHT_MM[int(k)] for k in size]) / pitch_mm
-    z0 = np.broadcast_to(np.asarray(elevation_mm, np.float64), (n,)) / pitch_mm
-    square = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64)
-    pts = np.zeros((n, 5, 3))
-    pts[:, :4, :2] = colrow[:, None] + half[:, None, None] * square
-    pts[:, :4, 2] = z0[:, None]
-    pts[:, 4, :2], pts[:, 4, 2] = colrow, z0 + height
-    image = camera.project(pts.reshape(-1, 3)).reshape(n, 5, 2)
+    image = _corners_and_apex(camera, colrow, size, pitch_mm, elevation_mm)
     base, apex = image[:, :4], image[:, 4:]
     following = np.roll(base, -1, axis=1)
     cross = base[..., 0] * following[..., 1] - following[..., 0] * base[..., 1]  # (n, 4)
@@ -68,6 +48,23 @@ def silhouettes(camera: Camera, colrow: np.ndarray, size, pitch_mm: float,
     area = np.abs(base_area) + added.sum(axis=1)
     centroid = (np.abs(base_area)[:, None] * base_centroid + (added[..., None] * triangle_centroid).sum(axis=1))
     return area, centroid / area[:, None]
+
+
+def _corners_and_apex(camera: Camera, colrow: np.ndarray, size, pitch_mm: float, elevation_mm) -> np.ndarray:
+    """(N, 5, 2) image (x, y) of the four base corners, in order round the base, and the apex
+    of the pyramids of :func:`silhouettes`."""
+    colrow = np.asarray(colrow, np.float64).reshape(-1, 2)
+    n = len(colrow)
+    size = np.broadcast_to(np.asarray(size), (n,))
+    half = np.array([BASE_MM[int(k)] for k in size]) / pitch_mm / 2
+    height = np.array([HEIGHT_MM[int(k)] for k in size]) / pitch_mm
+    z0 = np.broadcast_to(np.asarray(elevation_mm, np.float64), (n,)) / pitch_mm
+    square = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64)
+    pts = np.zeros((n, 5, 3))
+    pts[:, :4, :2] = colrow[:, None] + half[:, None, None] * square
+    pts[:, :4, 2] = z0[:, None]
+    pts[:, 4, :2], pts[:, 4, 2] = colrow, z0 + height
+    return camera.project(pts.reshape(-1, 3)).reshape(n, 5, 2)
 
 
 def _hull(points: np.ndarray) -> np.ndarray:
