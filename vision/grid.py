@@ -34,8 +34,8 @@ def fit_grid(points: np.ndarray, spacing_hint: float, tolerance: tuple[float, fl
     ``points``: (N, 2) image (x, y); ``spacing_hint``: rough pitch in pixels, used when there
     are too few points to measure it; ``tolerance``: how far, in pitches, a point may be off
     its lattice node at the lattice's origin, and how much more per cell away from it (where
-    perspective bends the similarity lattice that starts the fit); ``weights``: (N,) how much each point is to be trusted
-    (1 for a whole piece, less for a fragment); ``min_pitch``: the least plausible pitch in
+    perspective bends the similarity lattice that starts the fit); ``weights``: (N,) how
+    much each point is to be trusted (1 for a whole piece, less for a fragment); ``min_pitch``: the least plausible pitch in
     pixels (a cell holds a whole piece); ``camera``: what is known of the camera, if anything.
     With it, a perspective fit must be a square grid seen by that camera (6 degrees of freedom
     instead of 8) and a strong tilt needs strong evidence: a small city's noisy points cannot
