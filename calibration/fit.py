@@ -52,5 +52,4 @@ def separation(features: np.ndarray, chromas: np.ndarray, colors: list[str], mod
 
 def color_distances(features: np.ndarray, chromas: np.ndarray, model: ColorModel) -> np.ndarray:
     """(N, 5) Euclidean distances of each feature to each colour's table-adjusted prototype."""
-    expected = model.prototype_array()[None, :, :] + (np.asarray(chromas) @ np.array(model.table_gain).T)[:, None, :]
-    return np.linalg.norm(np.asarray(features)[:, None, :] - expected, axis=2)
+    return np.linalg.norm(np.asarray(features)[:, None, :] - model.expected(chromas), axis=2)

@@ -39,6 +39,12 @@ class ColorModel:
         """(5, 3) float64 prototypes in COLOR_ORDER."""
         return np.array([self.prototypes[c] for c in COLOR_ORDER], dtype=np.float64)
 
+    def expected(self, chromas: np.ndarray) -> np.ndarray:
+        """(N, 5, 3) float64 feature expected of each colour (COLOR_ORDER) over tables of
+        ``chromas`` ((N, 3) table chroma, or one (3,))."""
+        chromas = np.asarray(chromas, np.float64).reshape(-1, 3)
+        return self.prototype_array()[None] + (chromas @ np.array(self.table_gain).T)[:, None, :]
+
 
 @dataclass(frozen=True)
 class Profile:

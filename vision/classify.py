@@ -27,7 +27,7 @@ def classify_colors(features: np.ndarray, chromas: np.ndarray, model: ColorModel
     features = np.asarray(features, np.float64)
     if not len(features):
         return np.zeros(0, np.int64), np.zeros(0), np.zeros(3)
-    expected = model.prototype_array()[None] + (np.asarray(chromas) @ np.array(model.table_gain).T)[:, None, :]
+    expected = model.expected(chromas)
     offset = np.zeros(3)
     for _ in range(8):
         dist = np.linalg.norm(features[:, None, :] - offset - expected, axis=2)
@@ -48,7 +48,7 @@ def color_confidence(features: np.ndarray, chromas: np.ndarray, model: ColorMode
                      labels: np.ndarray) -> np.ndarray:
     """Confidence (N,) of colours ``labels`` (N,) already chosen for ``features`` and
     ``chromas`` ((N, 3) float), given the photo's ``offset`` (3,) from :func:`classify_colors`."""
-    expected = model.prototype_array()[None] + (np.asarray(chromas) @ np.array(model.table_gain).T)[:, None, :]
+    expected = model.expected(chromas)
     dist = np.linalg.norm(np.asarray(features, np.float64)[:, None, :] - offset - expected, axis=2)
     return _confidence(dist, np.asarray(labels), model.spread)
 

@@ -126,7 +126,7 @@ def find_blobs(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray,
     fg = foreground(log_ratio, strength, table, profile)
     mean_table = cv2.mean(table, mask=(~fg).astype(np.uint8))[:3] if (~fg).any() else table.reshape(-1, 3).mean(axis=0)
     chroma = table_chroma(np.array(mean_table))
-    expected = profile.colors.prototype_array() + np.array(profile.colors.table_gain) @ chroma
+    expected = profile.colors.expected(chroma)[0]
     scale = typical_piece_side(fg)
     min_area = (profile.min_blob_side * scale) ** 2
     count, regions = cv2.connectedComponents(fg.astype(np.uint8), connectivity=4)

@@ -141,9 +141,7 @@ def add_unseen(reading: CityReading, differs: np.ndarray, log_ratio: np.ndarray,
 def _expected_colors(blobs: list[Blob], offset: np.ndarray, profile: Profile) -> np.ndarray:
     """(5, 3) log ratios expected of each colour in this photo: the prototypes adjusted to
     the table's chroma (the median of the ``blobs``'), moved by the photo's ``offset`` (3,)."""
-    model = profile.colors
-    chroma = np.median([b.chroma for b in blobs], axis=0)
-    return model.prototype_array() + np.array(model.table_gain) @ chroma + offset
+    return profile.colors.expected(np.median([b.chroma for b in blobs], axis=0))[0] + offset
 
 
 def _cell_outlines(reading: CityReading, cell, image_shape):
