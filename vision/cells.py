@@ -15,7 +15,8 @@ import numpy as np
 from calibration import Profile
 
 from .camera import Camera, CameraPrior, camera_from_homography, intrinsics
-from .classify import classify_colors, color_confidence, likely_sizes, size_confidence, size_scores
+from .classify import (classify_colors, color_confidence, color_costs, likely_sizes, size_confidence, size_scores,
+                       within_supply)
 from .grid import GridFit, fit_grid
 from .model import outline, seat_height_mm, silhouettes
 from .pieces import Blob
@@ -60,7 +61,8 @@ def read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: fl
     colors = np.array([b.color_index for b in blobs])
     features, chromas = np.array([b.feature for b in blobs]), np.array([b.chroma for b in blobs])
     _, _, offset = classify_colors(features, chromas, profile.colors, profile.informative_above)
-    color_conf = color_confidence(features, chromas, profile.colors, offset, colors)
+    costs = color_costs(features, chromas, profile.colors, offset)
+    color_conf = color_confidence(costs, colors)
     centers = np.array([b.center for b in blobs])
     areas = np.array([b.area for b in blobs], np.float64)
     typical = np.percentile(areas, profile.typical_piece_percentile)  # the rest may be fragments
@@ -79,8 +81,8 @@ def read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: fl
     camera = camera_from_homography(fit.H, image_size, profile.hfov_deg)
     sizes, pitch_mm, predicted, cell_areas = _cell_sizes_and_pitch(camera, fit.cells, areas, colors, profile, pitches)
     size_conf = size_confidence(size_scores(cell_areas, predicted), sizes - 1, profile.size_tolerance)
-    pieces = _assemble(blobs, fit, camera, pitch_mm, colors, color_conf * size_conf, areas, profile)
-    pieces = _apply_priors(pieces, camera, pitch_mm, profile)
+    readings = _assemble(blobs, fit, camera, pitch_mm, colors, costs, color_conf * size_conf, areas, profile)
+    pieces = _within_supply(_apply_priors(readings, camera, pitch_mm, profile), [c for _, _, c in readings], profile)
     return CityReading(fit, camera, pitch_mm, pieces, offset)
 
 
@@ -158,10 +160,11 @@ def _looks_stacked(lower: np.ndarray, upper: np.ndarray, profile: Profile) -> bo
     return (ring & canvas).sum() >= profile.stack_ring_cover * ring.sum()
 
 
-def _assemble(blobs, fit, camera, pitch_mm, colors, confidence, areas, profile) -> list[tuple[Reading, np.ndarray]]:
+def _assemble(blobs, fit, camera, pitch_mm, colors, costs, confidence, areas,
+              profile) -> list[tuple[Reading, np.ndarray, np.ndarray]]:
     """One reading per cell and level: same-coloured candidates in one cell are merged, two
     colours in one cell are a stack (the larger below). Each reading comes with its (3,)
-    size mismatches."""
+    size mismatches and its (5,) colour costs (its candidates', weighted by area)."""
     by_cell: dict[tuple[int, int], list[int]] = {}
     for i, cell in enumerate(fit.cells):
         by_cell.setdefault((int(cell[0]), int(cell[1])), []).append(i)
@@ -193,14 +196,15 @@ def _assemble(blobs, fit, camera, pitch_mm, colors, confidence, areas, profile) 
             shape = outline(camera, np.array([col, row], np.float64), size, pitch_mm,
                             0.0 if lift is None else float(lift[0]))
             conf = float(np.max(confidence[idx]))
-            readings.append((Reading(col, row, color, size, level, conf, center, shape), scores[0]))
+            cost = areas[idx] @ costs[idx] / areas[idx].sum()
+            readings.append((Reading(col, row, color, size, level, conf, center, shape), scores[0], cost))
     return readings
 
 
 def _apply_priors(readings, camera: Camera, pitch_mm: float, profile: Profile) -> list[Reading]:
     """Sizes of the pieces on the table re-read together with the rules (see
     :func:`classify.likely_sizes`); the pieces on top of stacks keep theirs."""
-    out = [r for r, _ in readings]
+    out = [r for r, _, _ in readings]
     idx = [k for k, r in enumerate(out) if r.level == 0]
     if len(idx) < 2:
         return out
@@ -213,3 +217,18 @@ def _apply_priors(readings, camera: Camera, pitch_mm: float, profile: Profile) -
             shape = outline(camera, np.array([r.col, r.row], np.float64), int(size), pitch_mm)
             out[k] = dataclasses.replace(r, size=int(size), outline=shape)
     return out
+
+
+def _within_supply(pieces: list[Reading], costs: list[np.ndarray], profile: Profile) -> list[Reading]:
+    """``pieces`` with colours re-read so that no kind is over its supply where that costs
+    less than ``surplus_cost`` a piece (see :func:`classify.within_supply`); a re-read
+    piece's confidence is at most that of its new colour. ``costs``: each piece's (5,)
+    colour costs."""
+    if not pieces:
+        return pieces
+    costs = np.array(costs)
+    old = np.array([p.color_index for p in pieces])
+    new = within_supply(old, np.array([p.size for p in pieces]), costs, PER_KIND, profile.surplus_cost)
+    conf = color_confidence(costs, new)
+    return [p if a == b else dataclasses.replace(p, color_index=int(b), confidence=min(p.confidence, float(c)))
+            for p, a, b, c in zip(pieces, old, new, conf)]

@@ -3,7 +3,8 @@
 Colour: nearest table-adjusted prototype (calibration ``ColorModel``), after removing one
 brightness offset shared by all pieces of the photo (what the light did to all of them),
 estimated by alternating assignment and median residual. No colour may hold more pieces than
-a full set has (9), the game's own constraint.
+a full set has (9), the game's own constraint; once sizes are known, no kind (colour and
+size) more than 3 where another colour reads nearly as well.
 Size: the measured area of a piece against the projected area of each pyramid size.
 """
 from __future__ import annotations
@@ -44,13 +45,46 @@ def classify_colors(features: np.ndarray, chromas: np.ndarray, model: ColorModel
     return labels, _confidence(dist, labels, model.spread), offset
 
 
-def color_confidence(features: np.ndarray, chromas: np.ndarray, model: ColorModel, offset: np.ndarray,
-                     labels: np.ndarray) -> np.ndarray:
-    """Confidence (N,) of colours ``labels`` (N,) already chosen for ``features`` and
-    ``chromas`` ((N, 3) float), given the photo's ``offset`` (3,) from :func:`classify_colors`."""
+def color_costs(features: np.ndarray, chromas: np.ndarray, model: ColorModel, offset: np.ndarray) -> np.ndarray:
+    """(N, 5) cost of each colour (COLOR_ORDER) for ``features`` and ``chromas`` ((N, 3)
+    float), given the photo's ``offset`` (3,) from :func:`classify_colors`: the negative log
+    likelihood ``(distance / spread)^2 / 2`` up to a shared constant."""
     expected = model.expected(chromas)
     dist = np.linalg.norm(np.asarray(features, np.float64)[:, None, :] - offset - expected, axis=2)
-    return _confidence(dist, np.asarray(labels), model.spread)
+    return 0.5 * (dist / max(model.spread, 1e-6)) ** 2
+
+
+def color_confidence(costs: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """Confidence (N,) of colours ``labels`` (N,) from their :func:`color_costs` (N, 5)."""
+    prob = np.exp(-(costs - costs.min(axis=1, keepdims=True)))
+    return (prob / prob.sum(axis=1, keepdims=True))[np.arange(len(labels)), np.asarray(labels)]
+
+
+def within_supply(colors: np.ndarray, sizes: np.ndarray, costs: np.ndarray, per_kind: int,
+                  surplus_cost: float) -> np.ndarray:
+    """Colours (N,) such that, where it costs less than ``surplus_cost`` a piece, no kind
+    (colour and size) holds more pieces than a set has (``per_kind``): the game's own
+    constraint. ``colors``, ``sizes``: (N,) ints; ``costs``: (N, 5) :func:`color_costs`.
+    Repeatedly, of the pieces of a kind over its supply, the one that is cheapest to read as
+    another colour whose kind of its size has room takes that colour."""
+    colors = np.array(colors, np.int64)
+    sizes = np.asarray(sizes)
+    while True:
+        count = {}
+        for kind in zip(colors.tolist(), sizes.tolist()):
+            count[kind] = count.get(kind, 0) + 1
+        best = None
+        for i, (color, size) in enumerate(zip(colors.tolist(), sizes.tolist())):
+            if count[(color, size)] <= per_kind:
+                continue
+            for other in range(costs.shape[1]):
+                if other != color and count.get((other, size), 0) < per_kind:
+                    extra = costs[i, other] - costs[i, color]
+                    if extra < surplus_cost and (best is None or extra < best[0]):
+                        best = (extra, i, other)
+        if best is None:
+            return colors
+        colors[best[1]] = best[2]
 
 
 def _capacity_limited(dist: np.ndarray, capacity: int = MAX_PER_COLOR) -> np.ndarray:

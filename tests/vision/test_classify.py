@@ -1,6 +1,6 @@
 import numpy as np
 
-from vision.classify import likely_sizes
+from vision.classify import color_confidence, likely_sizes, within_supply
 
 TOL, SAME, SURPLUS = 0.12, 3.0, 3.0
 
@@ -43,3 +43,50 @@ def test_a_piece_measured_far_above_a_large_one_still_reads_large():
     cells = np.array([[0, 0], [1, 0]])
     sizes, _ = likely_sizes(_mismatch([1.1, 1.1 + 0.7]), np.array([0, 1]), cells, TOL, SAME, 3, SURPLUS)
     assert sizes.tolist() == [2, 2]
+
+
+BLUE, BLACK = 3, 4
+
+
+def _costs(rows: list[dict[int, float]]) -> np.ndarray:
+    """(N, 5) colour costs: 8 (far) except where a row names a colour's cost."""
+    costs = np.full((len(rows), 5), 8.0)
+    for costs_row, row in zip(costs, rows):
+        for color, cost in row.items():
+            costs_row[color] = cost
+    return costs
+
+
+def test_a_fourth_piece_of_a_kind_takes_its_next_colour_where_that_is_cheapest():
+    """Four large blues: the one whose black reading is nearly as good becomes black."""
+    costs = _costs([{BLUE: 0.0, BLACK: 6.0}, {BLUE: 0.0, BLACK: 1.5}, {BLUE: 0.0, BLACK: 5.0},
+                    {BLUE: 0.2, BLACK: 4.0}])
+    colors = within_supply(np.full(4, BLUE), np.full(4, 3), costs, 3, SURPLUS)
+    assert colors.tolist() == [BLUE, BLACK, BLUE, BLUE]
+
+
+def test_a_clear_colour_is_kept_even_beyond_the_supply():
+    """Every other colour costs more than a surplus piece: the reading stands (the player
+    may really have broken the rules)."""
+    costs = _costs([{BLUE: 0.0, BLACK: 6.0}] * 4)
+    colors = within_supply(np.full(4, BLUE), np.full(4, 3), costs, 3, SURPLUS)
+    assert colors.tolist() == [BLUE] * 4
+
+
+def test_a_piece_moves_only_to_a_kind_with_room():
+    """Black large is full; the surplus blue goes to its next colour with room, if cheap."""
+    costs = _costs([{BLUE: 0.0, BLACK: 0.5, 0: 2.0}] + [{BLUE: 0.0}] * 3 + [{BLACK: 0.0}] * 3)
+    colors = within_supply(np.array([BLUE] * 4 + [BLACK] * 3), np.full(7, 3), costs, 3, SURPLUS)
+    assert colors.tolist() == [0] + [BLUE] * 3 + [BLACK] * 3
+
+
+def test_other_sizes_of_a_colour_do_not_count_against_a_kind():
+    costs = _costs([{BLUE: 0.0, BLACK: 0.1}] * 4)
+    colors = within_supply(np.full(4, BLUE), np.array([1, 2, 3, 3]), costs, 3, SURPLUS)
+    assert colors.tolist() == [BLUE] * 4
+
+
+def test_colour_confidence_is_the_chosen_colours_probability():
+    costs = _costs([{BLUE: 0.0, BLACK: 0.0}, {BLUE: 0.0}])
+    confidence = color_confidence(costs, np.array([BLUE, BLUE]))
+    assert abs(confidence[0] - 0.5) < 0.01 and confidence[1] > 0.99
