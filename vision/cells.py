@@ -60,7 +60,7 @@ def read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: fl
     # median would mix in the pixels at its edges, and a stacked piece's tint)
     colors = np.array([b.color_index for b in blobs])
     features, chromas = np.array([b.feature for b in blobs]), np.array([b.chroma for b in blobs])
-    _, _, offset = classify_colors(features, chromas, profile.colors, profile.informative_above)
+    _, offset = classify_colors(features, chromas, profile.colors, profile.informative_above)
     costs = color_costs(features, chromas, profile.colors, offset)
     color_conf = color_confidence(costs, colors)
     centers = np.array([b.center for b in blobs])

@@ -18,7 +18,8 @@ MAX_PER_COLOR = 9
 
 def classify_colors(features: np.ndarray, chromas: np.ndarray, model: ColorModel, informative_above: float):
     """``features``, ``chromas``: (N, 3) float. Returns colour indices (N,) int64 into
-    COLOR_ORDER, confidences (N,) float64 and the photo's shared offset (3,).
+    COLOR_ORDER and the photo's shared offset (3,) (their confidences: :func:`color_costs`,
+    :func:`color_confidence`).
 
     The offset is one brightness shift for all channels (how the light on the pieces
     differs from the light on the table around them), the median of the pieces' residuals
@@ -27,7 +28,7 @@ def classify_colors(features: np.ndarray, chromas: np.ndarray, model: ColorModel
     noise and the camera's dark floor, not the light."""
     features = np.asarray(features, np.float64)
     if not len(features):
-        return np.zeros(0, np.int64), np.zeros(0), np.zeros(3)
+        return np.zeros(0, np.int64), np.zeros(3)
     expected = model.expected(chromas)
     offset = np.zeros(3)
     for _ in range(8):
@@ -42,7 +43,7 @@ def classify_colors(features: np.ndarray, chromas: np.ndarray, model: ColorModel
         if np.allclose(new, offset, atol=1e-3):
             break
         offset = new
-    return labels, _confidence(dist, labels, model.spread), offset
+    return labels, offset
 
 
 def color_costs(features: np.ndarray, chromas: np.ndarray, model: ColorModel, offset: np.ndarray) -> np.ndarray:

@@ -5,7 +5,7 @@ import pytest
 
 from calibration import load_profile
 from calibration.profile import COLOR_ORDER
-from vision.classify import MAX_PER_COLOR, classify_colors
+from vision.classify import MAX_PER_COLOR, classify_colors, color_confidence, color_costs
 from vision.colour import off_table, table_chroma, table_palette, table_relative
 from vision.pieces import find_blobs
 
@@ -82,10 +82,11 @@ def test_classify_colors_removes_one_shared_brightness_shift():
     truth = rng.integers(0, 5, 30)
     protos = PROFILE.colors.prototype_array()
     features = protos[truth] + 0.3 + rng.normal(0, 0.05, (30, 3))
-    labels, confidence, offset = classify(features)
+    labels, offset = classify(features)
     assert labels.tolist() == truth.tolist()
     assert offset == pytest.approx([0.3] * 3, abs=0.06)
-    assert confidence.min() > 0.5
+    costs = color_costs(features, np.zeros((len(features), 3)), PROFILE.colors, offset)
+    assert color_confidence(costs, labels).min() > 0.5
 
 
 def test_an_absorbed_channel_does_not_pull_the_shift():
@@ -97,7 +98,7 @@ def test_an_absorbed_channel_does_not_pull_the_shift():
     protos = PROFILE.colors.prototype_array()
     features = protos[truth] + rng.normal(0, 0.05, (len(truth), 3))
     features[truth <= 2, 2] -= 1.0
-    labels, _, offset = classify(features)
+    labels, offset = classify(features)
     assert labels.tolist() == truth.tolist()
     assert np.abs(offset).max() < 0.1
 
@@ -110,7 +111,7 @@ def test_no_colour_gets_more_pieces_than_a_set_has():
     protos = PROFILE.colors.prototype_array()
     red, yellow = protos[0], protos[1]
     features = np.array([red] * MAX_PER_COLOR + [0.6 * red + 0.4 * yellow])
-    labels, _, _ = classify(features)
+    labels, _ = classify(features)
     assert np.bincount(labels, minlength=5)[0] == MAX_PER_COLOR and labels[-1] == 1
 
 
