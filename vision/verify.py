@@ -75,10 +75,14 @@ def drop_shapeless(reading: CityReading, differs: np.ndarray, profile: Profile) 
 
 
 def _cover(mask: np.ndarray, shape: np.ndarray) -> float:
-    """Share of the convex ``shape`` ((K, 2) (x, y) pixels) where ``mask`` (uint8 (H, W)) is set."""
+    """Share of the convex ``shape`` ((K, 2) (x, y) pixels) where ``mask`` (uint8 (H, W)) is
+    set; 1 for a shape wholly beyond the photo's edge (a piece seen at the edge, whose model
+    outline leaves the photo: nothing of it can be checked, and it is kept)."""
     x0, y0 = np.maximum(np.floor(shape.min(axis=0)).astype(int), 0)
     x1, y1 = np.ceil(shape.max(axis=0)).astype(int) + 1
     window = mask[y0:y1, x0:x1]  # clipped where the shape leaves the image
+    if not window.size:
+        return 1.0
     inside = _window_mask(shape, (x0, y0, x0 + window.shape[1], y0 + window.shape[0]))
     return float((window & inside).sum() / max(inside.sum(), 1))
 

@@ -1,6 +1,8 @@
 """Checking a reading against the photo: a reading whose outline is mostly table is dropped;
 on a second look at empty cells, a piece the first pass missed is found where the grid says
 it would stand, and a card or a shadow beside the city is not a piece."""
+import dataclasses
+
 import cv2
 import numpy as np
 
@@ -81,6 +83,18 @@ def test_a_reading_whose_outline_is_mostly_table_is_dropped_with_what_stands_on_
     strength, log_ratio = scene(reading, hidden=[], unseen=[(1, 0)])
     found = check_reading(reading, strength, log_ratio, blobs_of(reading), True, DIM, PROFILE)
     assert sorted((p.col, p.row, p.level) for p in found.pieces) == [(0, 0, 0), (1, 1, 0)]
+
+
+def test_a_reading_whose_outline_leaves_the_photo_is_kept():
+    """A piece seen at the photo's bottom edge whose model outline lies wholly below it (the
+    camera model is a little off there): nothing of it can be checked, and checking must
+    neither fail nor drop it."""
+    reading = straight_down_reading([(0, 0, "red", 3), (1, 0, "yellow", 2)])
+    strength, log_ratio = scene(reading, hidden=[])
+    below = dataclasses.replace(reading.pieces[1], outline=reading.pieces[1].outline + (0.0, SIZE[1]))
+    reading = dataclasses.replace(reading, pieces=[reading.pieces[0], below])
+    found = check_reading(reading, strength, log_ratio, blobs_of(reading), True, DIM, PROFILE)
+    assert [(p.col, p.row) for p in found.pieces[:2]] == [(0, 0), (1, 0)]
 
 
 def test_a_faint_piece_is_found_on_a_plain_table_but_not_on_a_pattern():
