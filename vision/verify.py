@@ -124,12 +124,15 @@ def add_unseen(reading: CityReading, differs: np.ndarray, log_ratio: np.ndarray,
     frontier = sorted({(c + dc, r + dr) for c, r in occupied for dc, dr in _STEPS} - occupied)
     while frontier and len(pieces) < profile.max_candidates:
         col, row = frontier.pop(0)
-        found = _piece_in_cell(reading, (col, row), differs, explained, log_ratio, expected, counts, profile)
-        if found is None and plain:
-            found = _faint_piece_in_cell(reading, (col, row), explained, log_ratio, expected, counts, profile)
-        if found is None and edges is not None:
-            found = _edged_piece_in_cell(reading, (col, row), explained, edges, counts, profile)
         occupied.add((col, row))
+        shapes, box = _cell_outlines(reading, (col, row), differs.shape)
+        if box is None:
+            continue
+        found = _piece_in_cell((col, row), shapes, box, differs, explained, log_ratio, expected, counts, profile)
+        if found is None and plain:
+            found = _faint_piece_in_cell((col, row), shapes, box, explained, log_ratio, expected, counts, profile)
+        if found is None and edges is not None:
+            found = _edged_piece_in_cell(reading, (col, row), shapes, box, explained, edges, counts, profile)
         if found is None:
             continue
         pieces.append(found)
@@ -173,14 +176,11 @@ def _window_mask(polygon: np.ndarray, box) -> np.ndarray:
     return mask
 
 
-def _piece_in_cell(reading: CityReading, cell, differs, explained, log_ratio, expected, counts,
+def _piece_in_cell(cell, shapes, box, differs, explained, log_ratio, expected, counts,
                    profile: Profile) -> Reading | None:
     """The piece standing on ``cell`` (col, row), or None when the pixels that differ from
     the table there and are not explained by a piece already read do not take the shape
-    of a pyramid."""
-    shapes, box = _cell_outlines(reading, cell, differs.shape)
-    if box is None:
-        return None
+    of a pyramid. ``shapes`` and ``box``: from :func:`_cell_outlines`."""
     x0, y0, x1, y1 = box
     seen = differs[y0:y1, x0:x1] & (1 - explained[y0:y1, x0:x1])
     if seen.sum() == 0:
@@ -203,7 +203,7 @@ def _piece_in_cell(reading: CityReading, cell, differs, explained, log_ratio, ex
     return Reading(int(cell[0]), int(cell[1]), color, size, 0, float(overlap), center, shape)
 
 
-def _faint_piece_in_cell(reading: CityReading, cell, explained, log_ratio, expected, counts,
+def _faint_piece_in_cell(cell, shapes, box, explained, log_ratio, expected, counts,
                          profile: Profile) -> Reading | None:
     """The piece on ``cell`` (col, row) of a plain table whose colour is close to the
     table's (a black pyramid under the lamp on a dark table), or None: inside the projected
@@ -212,9 +212,6 @@ def _faint_piece_in_cell(reading: CityReading, cell, explained, log_ratio, expec
     Of the sizes that pass, the one with the strongest difference is taken; its colour is the
     expected colour whose direction from the table is closest to the difference's. Such a
     piece is read with confidence 0.5, so it is flagged for the player to check."""
-    shapes, box = _cell_outlines(reading, cell, explained.shape)
-    if box is None:
-        return None
     x0, y0, x1, y1 = box
     free = explained[y0:y1, x0:x1] == 0
     window = log_ratio[y0:y1, x0:x1]
@@ -225,12 +222,14 @@ def _faint_piece_in_cell(reading: CityReading, cell, explained, log_ratio, expec
         ring = (cv2.dilate(mask, _RING_KERNEL) > cv2.dilate(mask, _GAP_KERNEL)) & free
         if inner.sum() < 0.5 * mask.sum() or ring.sum() < 20:
             continue  # mostly covered by pieces already read
-        around = np.median(window[ring], axis=0)
-        noise = 1.4826 * np.median(np.abs(window[ring] - around), axis=0)
+        outside = window[ring]
+        around = np.median(outside, axis=0)
         contrast = np.median(window[inner], axis=0) - around
         strength = float(np.abs(contrast).max())
-        clear = np.max(np.abs(contrast) / np.maximum(noise, 1e-3)) >= profile.faint_noise_ratio
-        if strength >= profile.faint_contrast and clear and (best is None or strength > best[0]):
+        if strength < profile.faint_contrast or (best is not None and strength <= best[0]):
+            continue
+        noise = 1.4826 * np.median(np.abs(outside - around), axis=0)
+        if np.max(np.abs(contrast) / np.maximum(noise, 1e-3)) >= profile.faint_noise_ratio:
             best = (strength, size, shape, contrast)
     if best is None:
         return None
@@ -242,7 +241,8 @@ def _faint_piece_in_cell(reading: CityReading, cell, explained, log_ratio, expec
     return Reading(int(cell[0]), int(cell[1]), int(similarity.argmax()), size, 0, 0.5, center, shape)
 
 
-def _edged_piece_in_cell(reading: CityReading, cell, explained, edges, counts, profile: Profile) -> Reading | None:
+def _edged_piece_in_cell(reading: CityReading, cell, shapes, box, explained, edges, counts,
+                         profile: Profile) -> Reading | None:
     """The black piece on ``cell`` (col, row) of a dim plain table that matches the table in
     colour and brightness (glossy black reflects the room, and can look just like a dark
     table), or None. Such a piece still shows its outline and the ridges between its faces:
@@ -253,8 +253,7 @@ def _edged_piece_in_cell(reading: CityReading, cell, explained, edges, counts, p
     size is the one whose projected outline runs along the strongest edges. A tinted piece
     always shows its tint (:func:`_faint_piece_in_cell`), so this one is read as black, with
     confidence 0.5, flagged for the player to check."""
-    shapes, box = _cell_outlines(reading, cell, explained.shape)
-    if box is None or counts[_BLACK] >= MAX_PER_COLOR:
+    if counts[_BLACK] >= MAX_PER_COLOR:
         return None
     x0, y0, x1, y1 = box
     free = explained[y0:y1, x0:x1] == 0
