@@ -1,4 +1,5 @@
 import numpy as np
+from hypothesis import given, strategies as st
 
 from vision.classify import color_confidence, likely_sizes, within_supply
 
@@ -90,3 +91,29 @@ def test_colour_confidence_is_the_chosen_colours_probability():
     costs = _costs([{BLUE: 0.0, BLACK: 0.0}, {BLUE: 0.0}])
     confidence = color_confidence(costs, np.array([BLUE, BLUE]))
     assert abs(confidence[0] - 0.5) < 0.01 and confidence[1] > 0.99
+
+
+@st.composite
+def _readings(draw):
+    """Colours, sizes and colour costs of up to 20 pieces, with many of a kind."""
+    n = draw(st.integers(1, 20))
+    colors = np.array(draw(st.lists(st.integers(0, 4), min_size=n, max_size=n)))
+    sizes = np.array(draw(st.lists(st.integers(1, 3), min_size=n, max_size=n)))
+    costs = np.array(draw(st.lists(st.lists(st.floats(0, 8), min_size=5, max_size=5), min_size=n, max_size=n)))
+    return colors, sizes, costs
+
+
+def _surplus(colors, sizes) -> int:
+    kinds = np.zeros((5, 4), int)
+    np.add.at(kinds, (colors, sizes), 1)
+    return int(np.maximum(kinds - 3, 0).sum())
+
+
+@given(_readings())
+def test_re_reading_within_the_supply_only_lowers_the_surplus_and_each_move_is_cheap(reading):
+    colors, sizes, costs = reading
+    new = within_supply(colors, sizes, costs, 3, SURPLUS)
+    moved = np.flatnonzero(new != colors)
+    assert _surplus(new, sizes) == _surplus(colors, sizes) - len(moved)
+    assert np.all(costs[moved, new[moved]] - costs[moved, colors[moved]] < SURPLUS)
+    assert within_supply(new, sizes, costs, 3, SURPLUS).tolist() == new.tolist()  # nothing left to move
