@@ -135,7 +135,7 @@ def find_blobs(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray,
                if len(flat) >= min_area]
     if medians:
         _, offset = classify_colors(np.array(medians), np.tile(chroma, (len(medians), 1)), profile.colors,
-                                       profile.informative_above)
+                                    profile.informative_above)
         expected = expected + offset
     labels = pixel_labels(log_ratio, fg, expected, max(5, int(profile.label_window_side * scale) | 1))
     blobs: list[Blob] = []

@@ -211,7 +211,8 @@ def _faint_piece_in_cell(cell, shapes, box, explained, log_ratio, expected, coun
     by at least ``faint_contrast`` and by ``faint_noise_ratio`` times the ring's own spread.
     Of the sizes that pass, the one with the strongest difference is taken; its colour is the
     expected colour whose direction from the table is closest to the difference's. Such a
-    piece is read with confidence 0.5, so it is flagged for the player to check."""
+    piece is read with confidence 0.5, so it is flagged for the player to check. ``shapes``
+    and ``box``: from :func:`_cell_outlines`."""
     x0, y0, x1, y1 = box
     free = explained[y0:y1, x0:x1] == 0
     window = log_ratio[y0:y1, x0:x1]
@@ -252,7 +253,8 @@ def _edged_piece_in_cell(reading: CityReading, cell, shapes, box, explained, edg
     a shadow's edge runs along one or two sides, a line through the cell through two. Its
     size is the one whose projected outline runs along the strongest edges. A tinted piece
     always shows its tint (:func:`_faint_piece_in_cell`), so this one is read as black, with
-    confidence 0.5, flagged for the player to check."""
+    confidence 0.5, flagged for the player to check. ``shapes`` and ``box``: from
+    :func:`_cell_outlines`."""
     if counts[_BLACK] >= MAX_PER_COLOR:
         return None
     x0, y0, x1, y1 = box
