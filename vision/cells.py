@@ -122,15 +122,11 @@ def _sizes_and_pitch(camera: Camera, cells: np.ndarray, areas: np.ndarray, color
     areas together, with the rules as soft priors (:func:`classify.likely_sizes`): at a wrong
     pitch every piece reads one size off, and neighbours then break the rules."""
     unit = _predicted_areas(camera, cells, 32.0)
-    best = None
-    for pitch_mm in pitches:
-        predicted = unit * (32.0 / pitch_mm) ** 2  # areas scale with (size / pitch)^2
-        sizes, cost = likely_sizes(size_scores(areas, predicted), colors, cells, profile.size_tolerance,
-                                   profile.same_size_cost, PER_KIND, profile.surplus_cost)
-        if best is None or cost < best[0]:
-            best = (cost, pitch_mm, predicted, sizes)
-    _, pitch_mm, predicted, sizes = best
-    return sizes + 1, float(pitch_mm), predicted
+    predicted = unit * (32.0 / np.asarray(pitches, np.float64))[:, None, None] ** 2  # areas scale with (size / pitch)^2
+    sizes, cost = likely_sizes(size_scores(areas, predicted), colors, cells, profile.size_tolerance,
+                               profile.same_size_cost, PER_KIND, profile.surplus_cost)
+    best = int(np.argmin(cost))
+    return sizes[best] + 1, float(pitches[best]), predicted[best]
 
 
 def _base_points(camera: Camera, centers: np.ndarray, cells: np.ndarray, sizes: np.ndarray,

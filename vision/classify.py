@@ -114,48 +114,58 @@ def _capacity_limited(dist: np.ndarray, capacity: int = MAX_PER_COLOR) -> np.nda
 
 
 def likely_sizes(scores: np.ndarray, colors: np.ndarray, cells: np.ndarray, tolerance: float,
-                 same_size_cost: float, per_kind: int, surplus_cost: float) -> tuple[np.ndarray, float]:
+                 same_size_cost: float, per_kind: int, surplus_cost: float) -> tuple[np.ndarray, np.ndarray | float]:
     """Sizes (0..2) of the pieces standing on the table, read together with the game's own
     constraints as soft priors: two same-size pieces side by side cost ``same_size_cost`` and
     each piece of a colour and size beyond the supply ``per_kind`` costs ``surplus_cost``,
     against each piece's measurement cost ``(mismatch / tolerance)^2 / 2``. An ambiguous
     reading yields to the rules; a clear one does not (real mistakes must still be flagged).
 
-    ``scores``: (N, 3) log-area mismatches; ``colors``: (N,) colour indices; ``cells``: (N, 2)
+    ``scores``: (N, 3) log-area mismatches, or (P, N, 3) for P readings of the same pieces
+    (at P scales), solved side by side; ``colors``: (N,) colour indices; ``cells``: (N, 2)
     int (col, row), one piece per cell. Minimised by iterated conditional modes from the
-    independent best sizes, most confident pieces fixed first. Returns the sizes (N,) and the
-    total cost. A piece's measurement cost is capped twice, at two broken rules: its best
-    size's cost (an outlier, say a piece with its shadow, costs no more than that, so that
-    totals at different scales compare), and each other size's cost beyond the best's. So a
-    piece measured far above a large one still reads large: capping the costs themselves
-    made every size cost the same and let the rules pick any."""
-    raw = 0.5 * (np.asarray(scores, np.float64) / tolerance) ** 2
-    best = raw.min(axis=1, keepdims=True)
+    independent best sizes, most confident pieces first. Returns the sizes ((N,) or (P, N))
+    and the total cost (a float, or (P,)). A piece's measurement cost is capped twice, at
+    two broken rules: its best size's cost (an outlier, say a piece with its shadow, costs
+    no more than that, so that totals at different scales compare), and each other size's
+    cost beyond the best's. So a piece measured far above a large one still reads large:
+    capping the costs themselves made every size cost the same and let the rules pick any."""
+    scores = np.asarray(scores, np.float64)
+    single = scores.ndim == 2
+    raw = 0.5 * (scores.reshape(-1, *scores.shape[-2:]) / tolerance) ** 2  # (P, N, 3)
+    best = raw.min(axis=2, keepdims=True)
     unary = np.minimum(raw - best, 2 * same_size_cost) + np.minimum(best, 2 * same_size_cost)
-    sizes = unary.argmin(axis=1)
+    sizes = unary.argmin(axis=2)
     cells = np.asarray(cells)
     touching = (np.abs(cells[:, None, :] - cells[None, :, :]).sum(axis=2) == 1).astype(np.float64)
     same_colour = (colors[:, None] == colors[None, :]).astype(np.float64)
-    margin = np.sort(unary, axis=1)[:, 1] - unary.min(axis=1)
+    margin = np.sort(unary, axis=2)[..., 1] - unary.min(axis=2)
 
+    readings = np.arange(len(unary))
     onehot = np.eye(3)[sizes]
-    beside = touching @ onehot  # (N, 3) neighbours of each size
-    kin = same_colour @ onehot  # (N, 3) pieces of one's colour of each size, oneself included
-    for _ in range(10):
+    beside = touching @ onehot  # (P, N, 3) neighbours of each size
+    kin = same_colour @ onehot  # (P, N, 3) pieces of one's colour of each size, oneself included
+    order = np.argsort(-margin, axis=1)
+    for _ in range(10):  # a reading that has settled stays settled in further sweeps
         changed = False
-        for i in np.argsort(-margin):
-            own = onehot[i]
-            best = int(np.argmin(unary[i] + same_size_cost * beside[i] + surplus_cost * (kin[i] - own >= per_kind)))
-            if best != sizes[i]:
-                delta = np.eye(3)[best] - own
-                beside += touching[:, i, None] * delta
-                kin += same_colour[:, i, None] * delta
-                onehot[i], sizes[i], changed = np.eye(3)[best], best, True
+        for i in order.T:  # the k-th most confident piece of every reading, (P,)
+            own = onehot[readings, i]
+            local = unary[readings, i] + same_size_cost * beside[readings, i] \
+                + surplus_cost * (kin[readings, i] - own >= per_kind)
+            best = local.argmin(axis=1)
+            if (best != sizes[readings, i]).any():
+                delta = np.eye(3)[best] - own  # zero for the readings whose piece keeps its size
+                beside += touching[:, i].T[..., None] * delta[:, None, :]
+                kin += same_colour[:, i].T[..., None] * delta[:, None, :]
+                onehot[readings, i] = np.eye(3)[best]
+                sizes[readings, i] = best
+                changed = True
         if not changed:
             break
-    chosen = np.arange(len(sizes)), sizes
-    total = (unary[chosen] + same_size_cost * beside[chosen] + surplus_cost * (kin[chosen] - 1 >= per_kind)).sum()
-    return sizes, float(total)
+    chosen = sizes[..., None]
+    total = (np.take_along_axis(unary + same_size_cost * beside, chosen, axis=2)[..., 0]
+             + surplus_cost * (np.take_along_axis(kin, chosen, axis=2)[..., 0] - 1 >= per_kind)).sum(axis=1)
+    return (sizes[0], float(total[0])) if single else (sizes, total)
 
 
 def _confidence(dist: np.ndarray, labels: np.ndarray, spread: float) -> np.ndarray:

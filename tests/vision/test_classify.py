@@ -46,6 +46,18 @@ def test_a_piece_measured_far_above_a_large_one_still_reads_large():
     assert sizes.tolist() == [2, 2]
 
 
+@given(st.lists(st.floats(-0.3, 1.5), min_size=9, max_size=9), st.lists(st.integers(0, 4), min_size=9, max_size=9))
+def test_readings_at_several_scales_solved_side_by_side_match_one_by_one(measured, colors):
+    """The pitch search solves all scales at once; each must come out as if solved alone."""
+    cells = np.array([(c, r) for r in range(3) for c in range(3)])
+    colors = np.array(colors)
+    scales = [_mismatch(np.array(measured) + shift) for shift in (-0.4, -0.1, 0.0, 0.3)]
+    sizes, costs = likely_sizes(np.stack(scales), colors, cells, TOL, SAME, 3, SURPLUS)
+    for k, scores in enumerate(scales):
+        alone, cost = likely_sizes(scores, colors, cells, TOL, SAME, 3, SURPLUS)
+        assert sizes[k].tolist() == alone.tolist() and costs[k] == cost
+
+
 BLUE, BLACK = 3, 4
 
 
