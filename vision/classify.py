@@ -57,8 +57,7 @@ def color_costs(features: np.ndarray, chromas: np.ndarray, model: ColorModel, of
 
 def color_confidence(costs: np.ndarray, labels: np.ndarray) -> np.ndarray:
     """Confidence (N,) of colours ``labels`` (N,) from their :func:`color_costs` (N, 5)."""
-    prob = np.exp(-(costs - costs.min(axis=1, keepdims=True)))
-    return (prob / prob.sum(axis=1, keepdims=True))[np.arange(len(labels)), np.asarray(labels)]
+    return _chosen_probability(costs, labels)
 
 
 def within_supply(colors: np.ndarray, sizes: np.ndarray, costs: np.ndarray, per_kind: int,
@@ -168,14 +167,11 @@ def likely_sizes(scores: np.ndarray, colors: np.ndarray, cells: np.ndarray, tole
     return (sizes[0], float(total[0])) if single else (sizes, total)
 
 
-def _confidence(dist: np.ndarray, labels: np.ndarray, spread: float) -> np.ndarray:
-    """Probability of each chosen label under Gaussian likelihoods of width ``spread``:
-    ``dist`` (N, K) distances, ``labels`` (N,) chosen columns."""
-    logits = -0.5 * (dist / max(spread, 1e-6)) ** 2
-    logits -= logits.max(axis=1, keepdims=True)
-    prob = np.exp(logits)
-    prob /= prob.sum(axis=1, keepdims=True)
-    return prob[np.arange(len(labels)), labels]
+def _chosen_probability(costs: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """Probability (N,) of each chosen label when each label's likelihood is ``exp(-cost)``:
+    ``costs`` (N, K) negative log likelihoods, ``labels`` (N,) chosen columns."""
+    prob = np.exp(-(costs - costs.min(axis=1, keepdims=True)))
+    return (prob / prob.sum(axis=1, keepdims=True))[np.arange(len(labels)), np.asarray(labels)]
 
 
 def size_scores(measured_area: np.ndarray, predicted_area: np.ndarray) -> np.ndarray:
@@ -185,5 +181,6 @@ def size_scores(measured_area: np.ndarray, predicted_area: np.ndarray) -> np.nda
 
 
 def size_confidence(scores: np.ndarray, sizes: np.ndarray, tolerance: float) -> np.ndarray:
-    """Confidence of each chosen size (index into 0..2) from its log-area mismatches."""
-    return _confidence(scores, sizes, tolerance)
+    """Confidence of each chosen size (index into 0..2) from its log-area mismatches, under
+    Gaussian likelihoods of width ``tolerance``."""
+    return _chosen_probability(0.5 * (scores / max(tolerance, 1e-6)) ** 2, sizes)
