@@ -82,6 +82,7 @@ class Profile:
     size_tolerance: float
     same_size_cost: float
     surplus_cost: float
+    shadow_area_growth: float
     informative_above: float
     max_uncertain_confidence: float
     stack_min_share: float

@@ -21,7 +21,7 @@ from .grid import GridFit, fit_grid
 from .model import outline, seat_height_mm, silhouettes
 from .pieces import Blob
 
-PITCH_MM_CHOICES = np.arange(26.0, 43.0, 1.0)
+PITCH_MM_CHOICES = np.arange(26.0, 43.0, 1.0)  # plausible grid pitches (design: roughly 27-40 mm)
 SIZES = (1, 2, 3)
 PER_KIND = 3  # pieces of one colour and size in a standard set
 
@@ -44,10 +44,14 @@ class Reading:
 @dataclass(frozen=True)
 class CityReading:
     """The pieces read, the grid and camera they were read with, and the photo's colour
-    offset (3,) (see :func:`classify.classify_colors`)."""
+    offset (3,) (see :func:`classify.classify_colors`). ``grid_pitch_mm`` is the grid's
+    pitch as far as the pieces tell; ``pitch_mm`` the pitch at which the modelled pieces
+    match what is seen of them, their outlines' scale: finer than the grid's where hard
+    shadows make every piece look larger."""
 
     grid: GridFit
     camera: Camera
+    grid_pitch_mm: float
     pitch_mm: float
     pieces: list[Reading]
     color_offset: np.ndarray
@@ -74,16 +78,22 @@ def read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: fl
     pitches = PITCH_MM_CHOICES
     for _ in range(3):  # model the pieces, move each anchor to its base centre, refit
         camera = camera_from_homography(fit.H, image_size, profile.hfov_deg)
-        sizes, pitch_mm, _, _ = _cell_sizes_and_pitch(camera, fit.cells, areas, colors, profile, pitches)
-        pitches = PITCH_MM_CHOICES[np.abs(PITCH_MM_CHOICES - pitch_mm) <= 2]  # refits move it little
-        anchors = _base_points(camera, centers, fit.cells, sizes, pitch_mm)
+        sizes, grid_pitch_mm, _, _ = _cell_sizes_and_pitch(camera, fit.cells, areas, colors, profile, pitches)
+        pitches = PITCH_MM_CHOICES[np.abs(PITCH_MM_CHOICES - grid_pitch_mm) <= 2]  # refits move it little
+        anchors = _base_points(camera, centers, fit.cells, sizes, grid_pitch_mm)
         fit = fit_grid(anchors, spacing_hint, tolerance, trust, min_pitch, prior)
     camera = camera_from_homography(fit.H, image_size, profile.hfov_deg)
+    # with the grid settled, the sizes are read at every pitch again and at finer ones: a hard
+    # shadow on a light table can make each piece look up to shadow_area_growth times larger
+    # (a finer pitch scales the models up alike). While the grid is fitted, such pitches
+    # would let a lattice of half the true cells explain the pieces as well as the true one.
+    finest = PITCH_MM_CHOICES[0] / np.sqrt(profile.shadow_area_growth)
+    pitches = np.concatenate([np.arange(PITCH_MM_CHOICES[0] - 1, finest - 1e-9, -1.0)[::-1], PITCH_MM_CHOICES])
     sizes, pitch_mm, predicted, cell_areas = _cell_sizes_and_pitch(camera, fit.cells, areas, colors, profile, pitches)
     size_conf = size_confidence(size_scores(cell_areas, predicted), sizes - 1, profile.size_tolerance)
     readings = _assemble(blobs, fit, camera, pitch_mm, colors, costs, color_conf * size_conf, areas, profile)
     pieces = _within_supply(_apply_priors(readings, camera, pitch_mm, profile), [c for _, _, c in readings], profile)
-    return CityReading(fit, camera, pitch_mm, pieces, offset)
+    return CityReading(fit, camera, grid_pitch_mm, pitch_mm, pieces, offset)
 
 
 def _predicted_areas(camera: Camera, cells: np.ndarray, pitch_mm: float, elevation_mm=None) -> np.ndarray:

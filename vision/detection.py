@@ -88,4 +88,4 @@ def build_detection(reading, image_size, profile, seconds: float) -> Detection:
         warnings.append(f"photo too oblique ({tilt:.0f} degrees from straight down); hold the phone higher")
     if len(reading.grid.residual) and np.median(reading.grid.residual) > 0.3:
         warnings.append("the pieces do not sit on a clear grid; check the cells")
-    return Detection(pieces, H / H[2, 2], image_size, tilt, reading.pitch_mm, warnings, seconds)
+    return Detection(pieces, H / H[2, 2], image_size, tilt, reading.grid_pitch_mm, warnings, seconds)

@@ -29,3 +29,31 @@ def test_a_candidate_keeps_the_colour_its_pixels_were_labelled_with():
     assert len(reading.pieces) == len(blobs)
     far_right = max(reading.pieces, key=lambda p: p.center[0])
     assert COLOR_ORDER[far_right.color_index] == "yellow"
+
+
+def _city_of_sizes(growth):
+    """A 3 x 3 city on a 60-pixel grid (a 30 mm pitch) whose pieces look ``growth`` times
+    their base area (a hard shadow adds to what is seen of each), with its true sizes."""
+    sizes = [[1, 2, 1], [3, 1, 3], [2, 3, 2]]
+    colors = [["red", "green", "blue"], ["yellow", "black", "red"], ["blue", "green", "yellow"]]
+    base_mm = {1: 14.3, 2: 19.8, 3: 25.4}
+    blobs, truth = [], {}
+    for row in range(3):
+        for col in range(3):
+            size = sizes[row][col]
+            side = int(round(2 * base_mm[size] * np.sqrt(growth)))  # 2 pixels a millimetre
+            blobs.append(square_blob(260 + 60 * col, 180 + 60 * row, side, colors[row][col]))
+            truth[(260 + 60 * col, 180 + 60 * row)] = size
+    return blobs, truth
+
+
+def test_sizes_are_read_even_where_shadows_make_every_piece_look_larger():
+    """Seen with their hard shadows, pieces look nearly twice their size; the grid's pitch
+    stays a plausible one and the sizes are read at a finer pitch, every one right."""
+    for growth in (1.0, 1.8):
+        blobs, truth = _city_of_sizes(growth)
+        reading = read_pieces(blobs, (640, 480), 60.0, PROFILE)
+        read = {(round(p.center[0]), round(p.center[1])): p.size for p in reading.pieces}
+        assert read == truth, growth
+        assert 26 <= reading.grid_pitch_mm <= 42
+        assert reading.pitch_mm <= reading.grid_pitch_mm

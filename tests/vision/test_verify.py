@@ -30,7 +30,7 @@ def straight_down_reading(pieces):
     readings = [Reading(c, r, COLOR_ORDER.index(color), size, level[0] if level else 0, 1.0, (0.0, 0.0),
                         outline(camera, np.array([c, r], np.float64), size, PITCH_MM))
                 for c, r, color, size, *level in pieces]
-    return CityReading(GridFit(H, np.zeros((0, 2), int), np.zeros(0)), camera, PITCH_MM, readings, np.zeros(3))
+    return CityReading(GridFit(H, np.zeros((0, 2), int), np.zeros(0)), camera, PITCH_MM, PITCH_MM, readings, np.zeros(3))
 
 
 def scene(reading, hidden, extra=(), unseen=()):
