@@ -58,6 +58,9 @@ class Profile:
     ring_frac: float
     table_sigma_frac: float
     table_threshold: float
+    shadow_chroma: float
+    shadow_min_width_frac: float
+    shadow_depth: float
     table_palette_size: int
     table_palette_spread: float
     foreground_threshold: float

@@ -38,8 +38,42 @@ def table_relative(rgb: np.ndarray, profile: Profile) -> tuple[np.ndarray, np.nd
         num = cv2.GaussianBlur(small * weight[..., None], (0, 0), sigma)
         den = cv2.GaussianBlur(weight, (0, 0), sigma)[..., None]
         estimate = np.where(den > 0.05, num / np.maximum(den, 1e-6), surface).astype(np.float32)
+    estimate = _with_wide_shadows(small, estimate, profile)
     table = cv2.resize(estimate, (w, h), interpolation=cv2.INTER_LINEAR)
     return cv2.log(cv2.divide(f, table)), table  # OpenCV's: several times numpy's speed
+
+
+def _with_wide_shadows(small: np.ndarray, estimate: np.ndarray, profile: Profile) -> np.ndarray:
+    """``estimate`` (float32 (h, w, 3), the table behind ``small``, the photo at 1/8 size)
+    with the shadow of a large thing (the phone held over the city, a hand) taken as table.
+
+    Such a shadow darkens the table alike in every channel (within ``shadow_chroma`` log
+    units) and is at least ``shadow_min_width_frac`` of the photo's long side wide
+    everywhere: wider than any piece, black ones included, so no piece is taken for it. In
+    it, the table is estimated again from its own pixels, those with colour (tinted pieces)
+    and those over ``shadow_depth`` darker than the shadow (a black piece lying in it) left
+    out; without it, the pieces in the shadow would be measured against the lit table and
+    the shadow itself read as a piece."""
+    ratio = np.log(small / estimate)
+    mean = ratio.mean(axis=2)
+    neutral = (ratio.max(axis=2) - ratio.min(axis=2)) < profile.shadow_chroma
+    dark = (neutral & (mean < -profile.table_threshold)).astype(np.uint8)
+    side = max(3, int(profile.shadow_min_width_frac * max(small.shape[:2])) | 1)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side))
+    wide = cv2.morphologyEx(cv2.morphologyEx(dark, cv2.MORPH_CLOSE, disc), cv2.MORPH_OPEN, disc)
+    count, parts = cv2.connectedComponents(wide)
+    edge = np.unique(np.concatenate([parts[0], parts[-1], parts[:, 0], parts[:, -1]]))
+    wide = np.isin(parts, edge[edge > 0]).astype(np.uint8)
+    if not wide.any():
+        return estimate
+    level = float(np.median(mean[wide > 0]))
+    region = cv2.dilate(wide, disc) > 0  # the shadow with its soft edge
+    weight = (region & neutral & (mean > level - profile.shadow_depth)).astype(np.float32)
+    sigma = side / 4
+    num = cv2.GaussianBlur(small * weight[..., None], (0, 0), sigma)
+    den = cv2.GaussianBlur(weight, (0, 0), sigma)[..., None]
+    inside = region[..., None] & (den > 0.05)
+    return np.where(inside, num / np.maximum(den, 1e-6), estimate).astype(np.float32)
 
 
 def _smooth_surface(log_image: np.ndarray, degree: int = 4, rounds: int = 6) -> np.ndarray:

@@ -50,6 +50,39 @@ def test_a_spotlight_on_the_table_is_table_not_pieces():
     assert np.median(log_ratio[225:255, 305:335, 1]) < -0.5  # the red piece still absorbs green
 
 
+def _shade(img, rows, cols, factor):
+    """Darken ``img`` in the box (rows, cols) by ``factor`` alike in every channel, with a
+    soft edge a few pixels wide."""
+    import cv2
+
+    mask = np.zeros(img.shape[:2], np.float32)
+    mask[rows, cols] = 1
+    mask = cv2.GaussianBlur(mask, (0, 0), 3)
+    img *= (1 - (1 - factor) * mask)[..., None]
+
+
+def test_the_phones_shadow_reaching_the_edge_is_table_and_the_pieces_in_it_stand_out():
+    img = table_photo()
+    tint(img, "red", 300, 200, 40)
+    img[200:240, 380:420] *= 0.15  # a black piece
+    _shade(img, slice(170, 270), slice(260, 460), 0.45)  # the phone
+    _shade(img, slice(270, 480), slice(330, 420), 0.45)  # the arm holding it, out of the photo
+    log_ratio, _ = table_relative(np.clip(img, 0, 255).astype(np.uint8), PROFILE)
+    for rows, cols in ((slice(380, 470), slice(345, 405)), (slice(245, 262), slice(280, 440))):
+        assert np.median(np.abs(log_ratio[rows, cols]).max(axis=2)) < 0.1  # the table in the shadow
+    assert np.median(log_ratio[205:235, 305:335, 1]) < -0.5  # the red piece absorbs green
+    assert np.median(log_ratio[205:235, 385:415]) < -1.0  # the black piece is darker than its table
+
+
+def test_a_wide_dark_thing_inside_the_photo_is_not_a_shadow():
+    """A dense city's black pieces and their shadows can make a wide dark patch; unlike the
+    phone's shadow it does not reach the photo's edge, and it is not taken for table."""
+    img = table_photo()
+    _shade(img, slice(150, 330), slice(230, 410), 0.45)
+    log_ratio, _ = table_relative(np.clip(img, 0, 255).astype(np.uint8), PROFILE)
+    assert np.median(log_ratio[200:280, 280:360]) < -0.6
+
+
 def test_a_card_on_the_border_is_not_part_of_the_table_pattern():
     img = table_photo()
     img[5:40, 20:90] = (60, 90, 170)  # a blue card lying near the edge
