@@ -83,6 +83,7 @@ class Profile:
     anchor_noise: float
     tilt_prior_deg: float
     size_tolerance: float
+    outline_tolerance: float
     same_size_cost: float
     surplus_cost: float
     shadow_area_growth: float

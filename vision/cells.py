@@ -78,20 +78,19 @@ def read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: fl
     pitches = PITCH_MM_CHOICES
     for _ in range(3):  # model the pieces, move each anchor to its base centre, refit
         camera = camera_from_homography(fit.H, image_size, profile.hfov_deg)
-        sizes, grid_pitch_mm, _, _ = _cell_sizes_and_pitch(camera, fit.cells, areas, colors, profile, pitches)
+        sizes, grid_pitch_mm = _cell_sizes_and_pitch(camera, fit.cells, areas, colors, profile, pitches)
         pitches = PITCH_MM_CHOICES[np.abs(PITCH_MM_CHOICES - grid_pitch_mm) <= 2]  # refits move it little
         anchors = _base_points(camera, centers, fit.cells, sizes, grid_pitch_mm)
         fit = fit_grid(anchors, spacing_hint, tolerance, trust, min_pitch, prior)
     camera = camera_from_homography(fit.H, image_size, profile.hfov_deg)
-    # with the grid settled, the sizes are read at every pitch again and at finer ones: a hard
-    # shadow on a light table can make each piece look up to shadow_area_growth times larger
-    # (a finer pitch scales the models up alike). While the grid is fitted, such pitches
-    # would let a lattice of half the true cells explain the pieces as well as the true one.
+    # with the grid settled, the pitch at which the pieces are modelled is searched again, among
+    # finer ones too: a hard shadow on a light table can make each piece look up to
+    # shadow_area_growth times larger (a finer pitch scales the models up alike). While the grid
+    # is fitted, such pitches would let a lattice of half the true cells explain the pieces.
     finest = PITCH_MM_CHOICES[0] / np.sqrt(profile.shadow_area_growth)
     pitches = np.concatenate([np.arange(PITCH_MM_CHOICES[0] - 1, finest - 1e-9, -1.0)[::-1], PITCH_MM_CHOICES])
-    sizes, pitch_mm, predicted, cell_areas = _cell_sizes_and_pitch(camera, fit.cells, areas, colors, profile, pitches)
-    size_conf = size_confidence(size_scores(cell_areas, predicted), sizes - 1, profile.size_tolerance)
-    readings = _assemble(blobs, fit, camera, pitch_mm, colors, costs, color_conf * size_conf, areas, profile)
+    pitch_mm = _cell_sizes_and_pitch(camera, fit.cells, areas, colors, profile, pitches)[1]
+    readings = _assemble(blobs, fit, camera, pitch_mm, colors, costs, color_conf, areas, profile)
     pieces = _within_supply(_apply_priors(readings, camera, pitch_mm, profile), [c for _, _, c in readings], profile)
     return CityReading(fit, camera, grid_pitch_mm, pitch_mm, pieces, offset)
 
@@ -114,16 +113,15 @@ def _cell_sizes_and_pitch(camera: Camera, cells: np.ndarray, areas: np.ndarray, 
                           profile: Profile, pitches: np.ndarray):
     """:func:`_sizes_and_pitch` with the candidates of one cell read as one piece (a piece
     broken into colour fragments, or a stack seen from above, shows its whole outline);
-    the colour of a cell is that of its largest candidate. Returns per-candidate sizes (N,),
-    the pitch, per-candidate predicted areas (N, 3) and the area seen in each candidate's
-    cell (N,)."""
+    the colour of a cell is that of its largest candidate. Returns per-candidate sizes (N,)
+    and the pitch."""
     index, total = _per_cell(cells, areas)
     first = np.full(index.max() + 1, -1)
     for i in np.argsort(-areas):
         if first[index[i]] < 0:
             first[index[i]] = i
-    sizes, pitch_mm, predicted = _sizes_and_pitch(camera, cells[first], total[first], colors[first], profile, pitches)
-    return sizes[index], pitch_mm, predicted[index], total
+    sizes, pitch_mm = _sizes_and_pitch(camera, cells[first], total[first], colors[first], profile, pitches)
+    return sizes[index], pitch_mm
 
 
 def _sizes_and_pitch(camera: Camera, cells: np.ndarray, areas: np.ndarray, colors: np.ndarray,
@@ -136,7 +134,7 @@ def _sizes_and_pitch(camera: Camera, cells: np.ndarray, areas: np.ndarray, color
     sizes, cost = likely_sizes(size_scores(areas, predicted), colors, cells, profile.size_tolerance,
                                profile.same_size_cost, PER_KIND, profile.surplus_cost)
     best = int(np.argmin(cost))
-    return sizes[best] + 1, float(pitches[best]), predicted[best]
+    return sizes[best] + 1, float(pitches[best])
 
 
 def _base_points(camera: Camera, centers: np.ndarray, cells: np.ndarray, sizes: np.ndarray,
@@ -166,11 +164,14 @@ def _looks_stacked(lower: np.ndarray, upper: np.ndarray, profile: Profile) -> bo
     return (ring & canvas).sum() >= profile.stack_ring_cover * ring.sum()
 
 
-def _assemble(blobs, fit, camera, pitch_mm, colors, costs, confidence, areas,
+def _assemble(blobs, fit, camera, pitch_mm, colors, costs, color_conf, areas,
               profile) -> list[tuple[Reading, np.ndarray, np.ndarray]]:
     """One reading per cell and level: same-coloured candidates in one cell are merged, two
     colours in one cell are a stack (the larger below). Each reading comes with its (3,)
-    size mismatches and its (5,) colour costs (its candidates', weighted by area)."""
+    size mismatches and its (5,) colour costs (its candidates', weighted by area). A piece on
+    the table is sized by how its outline fits all that is seen in its cell
+    (:func:`_outline_mismatch`), one on top of a stack by the area of its colour. Its
+    confidence is that of its colour (its candidates' best) times that of its size."""
     by_cell: dict[tuple[int, int], list[int]] = {}
     for i, cell in enumerate(fit.cells):
         by_cell.setdefault((int(cell[0]), int(cell[1])), []).append(i)
@@ -190,8 +191,12 @@ def _assemble(blobs, fit, camera, pitch_mm, colors, costs, confidence, areas,
             if level:
                 lower = readings[-1][0].size
                 lift = np.array([seat_height_mm(lower, max(lower - 1, 1))])
-            predicted = _predicted_areas(camera, np.array([[col, row]]), pitch_mm, lift)[0]
-            scores = size_scores(np.array([area]), predicted[None])
+            if level:
+                predicted = _predicted_areas(camera, np.array([[col, row]]), pitch_mm, lift)[0]
+                scores = size_scores(np.array([area]), predicted[None])
+            else:
+                scores = _outline_mismatch(camera, (col, row), np.vstack([blobs[i].pixels for i in members]),
+                                           pitch_mm)[None]
             size = int(scores.argmin()) + 1
             if level:
                 size = min(size, readings[-1][0].size - 1)
@@ -201,10 +206,31 @@ def _assemble(blobs, fit, camera, pitch_mm, colors, costs, confidence, areas,
             center = tuple(float(v) for v in pixels.mean(axis=0))
             shape = outline(camera, np.array([col, row], np.float64), size, pitch_mm,
                             0.0 if lift is None else float(lift[0]))
-            conf = float(np.max(confidence[idx]))
+            tolerance = profile.size_tolerance if level else profile.outline_tolerance
+            conf = float(np.max(color_conf[idx]) * size_confidence(scores, np.array([size - 1]), tolerance)[0])
             cost = areas[idx] @ costs[idx] / areas[idx].sum()
             readings.append((Reading(col, row, color, size, level, conf, center, shape), scores[0], cost))
     return readings
+
+
+def _outline_mismatch(camera: Camera, cell: tuple[int, int], pixels: np.ndarray, pitch_mm: float) -> np.ndarray:
+    """(3,) how badly the projected outline of each size on ``cell`` (col, row) fits the
+    ``pixels`` ((N, 2) int (x, y)) seen there: minus the log of their intersection over union.
+    Unlike the area alone, it tells a piece with a part missing, or with its shadow, from a
+    piece of another size where those parts lie."""
+    shapes = [outline(camera, np.array(cell, np.float64), size, pitch_mm) for size in SIZES]
+    corners = np.vstack(shapes + [pixels])
+    x0, y0 = np.floor(corners.min(axis=0)).astype(int) - 1
+    x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 2
+    seen = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    seen[pixels[:, 1] - y0, pixels[:, 0] - x0] = 1
+    mismatch = np.empty(len(shapes))
+    for k, shape in enumerate(shapes):
+        model = np.zeros_like(seen)
+        cv2.fillConvexPoly(model, np.round(shape - (x0, y0)).astype(np.int32), 1)
+        overlap = np.count_nonzero(model & seen) / max(np.count_nonzero(model | seen), 1)
+        mismatch[k] = -np.log(max(overlap, 1e-3))
+    return mismatch
 
 
 def _apply_priors(readings, camera: Camera, pitch_mm: float, profile: Profile) -> list[Reading]:
@@ -215,7 +241,7 @@ def _apply_priors(readings, camera: Camera, pitch_mm: float, profile: Profile) -
     if len(idx) < 2:
         return out
     sizes = likely_sizes(np.array([readings[k][1] for k in idx]), np.array([out[k].color_index for k in idx]),
-                         np.array([[out[k].col, out[k].row] for k in idx]), profile.size_tolerance,
+                         np.array([[out[k].col, out[k].row] for k in idx]), profile.outline_tolerance,
                          profile.same_size_cost, PER_KIND, profile.surplus_cost)[0] + 1
     for k, size in zip(idx, sizes):
         r = out[k]
