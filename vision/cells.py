@@ -24,6 +24,9 @@ from .pieces import Blob
 PITCH_MM_CHOICES = np.arange(26.0, 43.0, 1.0)  # plausible grid pitches (design: roughly 27-40 mm)
 SIZES = (1, 2, 3)
 PER_KIND = 3  # pieces of one colour and size in a standard set
+MAX_PIECES = 5 * 3 * PER_KIND  # a whole set: five colours, three sizes
+_COARSER = 1.5  # a lattice fitted again after one with too many cells is at least this much coarser
+_STRAY_CELLS = 6  # cells a reading may hold beyond a whole set's pieces: stray things (a card's print, glare)
 
 
 @dataclass(frozen=True)
@@ -59,7 +62,12 @@ class CityReading:
 
 def read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: float,
                 profile: Profile) -> CityReading:
-    """Turn candidates into pieces on cells. ``image_size`` is (width, height)."""
+    """Turn candidates into pieces on cells. ``image_size`` is (width, height).
+
+    A lattice that puts the candidates on more cells than a whole set has pieces (and a few
+    strays) is finer than the grid (fragments between pieces fitted it as well); the grid is
+    then fitted again with lattices at least ``_COARSER`` times as coarse, and the fit with
+    fewer cells is kept."""
     # a candidate is the pixels labelled with one colour: that is its colour (re-reading its
     # median would mix in the pixels at its edges, and a stacked piece's tint)
     colors = np.array([b.color_index for b in blobs])
@@ -74,14 +82,23 @@ def read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: fl
     min_pitch = np.sqrt(typical)  # a cell is wider than a typical piece
     prior = CameraPrior(intrinsics(image_size, profile.hfov_deg), profile.anchor_noise, profile.tilt_prior_deg)
     tolerance = (profile.lattice_tolerance, profile.lattice_tolerance_growth)
-    fit = fit_grid(centers, spacing_hint, tolerance, trust, min_pitch, prior)
-    pitches = PITCH_MM_CHOICES
-    for _ in range(3):  # model the pieces, move each anchor to its base centre, refit
-        camera = camera_from_homography(fit.H, image_size, profile.hfov_deg)
-        sizes, grid_pitch_mm = _cell_sizes_and_pitch(camera, fit.cells, areas, colors, profile, pitches)
-        pitches = PITCH_MM_CHOICES[np.abs(PITCH_MM_CHOICES - grid_pitch_mm) <= 2]  # refits move it little
-        anchors = _base_points(camera, centers, fit.cells, sizes, grid_pitch_mm)
-        fit = fit_grid(anchors, spacing_hint, tolerance, trust, min_pitch, prior)
+
+    def settled_grid(min_pitch: float) -> tuple[GridFit, float]:
+        fit = fit_grid(centers, spacing_hint, tolerance, trust, min_pitch, prior)
+        pitches = PITCH_MM_CHOICES
+        for _ in range(3):  # model the pieces, move each anchor to its base centre, refit
+            camera = camera_from_homography(fit.H, image_size, profile.hfov_deg)
+            sizes, grid_pitch_mm = _cell_sizes_and_pitch(camera, fit.cells, areas, colors, profile, pitches)
+            pitches = PITCH_MM_CHOICES[np.abs(PITCH_MM_CHOICES - grid_pitch_mm) <= 2]  # refits move it little
+            anchors = _base_points(camera, centers, fit.cells, sizes, grid_pitch_mm)
+            fit = fit_grid(anchors, spacing_hint, tolerance, trust, min_pitch, prior)
+        return fit, grid_pitch_mm
+
+    fit, grid_pitch_mm = settled_grid(min_pitch)
+    if _occupied(fit) > MAX_PIECES + _STRAY_CELLS:  # more cells than a set has pieces: a lattice finer than the grid's
+        coarser = settled_grid(_COARSER * _pixel_pitch(fit))
+        if _occupied(coarser[0]) < _occupied(fit):
+            fit, grid_pitch_mm = coarser
     camera = camera_from_homography(fit.H, image_size, profile.hfov_deg)
     # with the grid settled, the pitch at which the pieces are modelled is searched again, among
     # finer ones too: a hard shadow on a light table can make each piece look up to
@@ -93,6 +110,20 @@ def read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: fl
     readings = _assemble(blobs, fit, camera, pitch_mm, colors, costs, color_conf, areas, profile)
     pieces = _within_supply(_apply_priors(readings, camera, pitch_mm, profile), [c for _, _, c in readings], profile)
     return CityReading(fit, camera, grid_pitch_mm, pitch_mm, pieces, offset)
+
+
+def _occupied(fit: GridFit) -> int:
+    """How many distinct cells ``fit`` puts the candidates on."""
+    return len(np.unique(fit.cells, axis=0))
+
+
+def _pixel_pitch(fit: GridFit) -> float:
+    """The side in pixels of a cell of ``fit`` in the middle of its cells."""
+    centre = np.median(fit.cells, axis=0)
+    corners = np.array([centre, centre + (1, 0), centre + (0, 1)], np.float64)
+    projected = fit.H @ np.vstack([corners.T, np.ones(3)])
+    x, y = projected[:2] / projected[2]
+    return float(np.sqrt(abs((x[1] - x[0]) * (y[2] - y[0]) - (x[2] - x[0]) * (y[1] - y[0]))))
 
 
 def _predicted_areas(camera: Camera, cells: np.ndarray, pitch_mm: float, elevation_mm=None) -> np.ndarray:

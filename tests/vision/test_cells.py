@@ -78,3 +78,32 @@ def test_a_large_piece_with_a_face_lost_against_the_table_still_reads_large():
     reading = read_pieces(blobs, (640, 480), 60.0, PROFILE)
     sizes = {COLOR_ORDER[p.color_index]: p.size for p in reading.pieces}
     assert sizes == {"red": 1, "green": 1, "blue": 1, "yellow": 1, "black": 3}
+
+
+def test_a_lattice_with_more_cells_than_a_set_has_pieces_is_fitted_again_coarser(monkeypatch):
+    """Shadow fragments half-way between pieces can make a lattice of half the pitch explain
+    every candidate. Such a reading has more cells than a whole set has pieces (45) and
+    some strays, and the lattice is fitted again at a coarser pitch: one piece a cell."""
+    import vision.cells as cells
+    from vision.grid import GridFit, fit_grid
+
+    blobs = []
+    for row in range(7):
+        for col in range(7):
+            x, y = 80 + 64 * col, 40 + 64 * row
+            blobs.append(square_blob(x, y, 36, COLOR_ORDER[(row + 2 * col) % 5]))
+            if col < 6:  # a shadow's fragment half-way to the next piece
+                blobs.append(square_blob(x + 32, y, 14, "black"))
+
+    def finest_first(points, spacing_hint, tolerance, weights, min_pitch, camera):
+        fit = fit_grid(points, spacing_hint, tolerance, weights, min_pitch, camera)
+        if min_pitch > 40:  # fitted again, at 1.5 times the fine lattice's pitch (32)
+            return fit
+        H = fit.H @ np.diag([0.5, 0.5, 1.0])  # what a fine lattice would have given
+        grid = np.linalg.inv(H) @ np.vstack([np.asarray(points, float).T, np.ones(len(points))])
+        cells_ = np.round(grid[:2] / grid[2]).T.astype(np.int64)
+        return GridFit(H, cells_, np.zeros(len(points)))
+
+    monkeypatch.setattr(cells, "fit_grid", finest_first)
+    reading = read_pieces(blobs, (640, 480), 64.0, PROFILE)
+    assert len({(p.col, p.row) for p in reading.pieces}) == 49
