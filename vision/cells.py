@@ -198,36 +198,38 @@ def _looks_stacked(lower: np.ndarray, upper: np.ndarray, profile: Profile) -> bo
 def _assemble(blobs, fit, camera, pitch_mm, colors, costs, color_conf, areas,
               profile) -> list[tuple[Reading, np.ndarray, np.ndarray]]:
     """One reading per cell and level: same-coloured candidates in one cell are merged, two
-    colours in one cell are a stack (the larger below). Each reading comes with its (3,)
-    size mismatches and its (5,) colour costs (its candidates', weighted by area). A piece on
-    the table is sized by how its outline fits all that is seen in its cell
-    (:func:`_outline_mismatch`), one on top of a stack by the area of its colour. Its
-    confidence is that of its colour (its candidates' best) times that of its size."""
+    colours in one cell are a stack. Each reading comes with its (3,) size mismatches and its
+    (5,) colour costs (its candidates', weighted by area). A piece on the table is sized by
+    how its outline fits all that is seen in its cell (:func:`_outline_fit`), one on top of a
+    stack by the area of its colour. The piece on the table takes the colour with the most
+    pixels inside that outline (a shadow labelled black lies mostly beyond it), the piece on
+    top the next. A reading's confidence is that of its colour (its candidates' best) times
+    that of its size."""
     by_cell: dict[tuple[int, int], list[int]] = {}
     for i, cell in enumerate(fit.cells):
         by_cell.setdefault((int(cell[0]), int(cell[1])), []).append(i)
     readings = []
     for (col, row), members in sorted(by_cell.items()):
-        total = areas[members].sum()  # the lower piece's outline holds all that is seen
+        # the lower piece's outline holds all that is seen in the cell
+        mismatch, inside = _outline_fit(camera, (col, row), np.vstack([blobs[i].pixels for i in members]), pitch_mm)
+        bounds = np.cumsum([0] + [blobs[i].area for i in members])
+        within = inside[int(mismatch.argmin())]
+        seen_inside = {i: int(within[bounds[k]:bounds[k + 1]].sum()) for k, i in enumerate(members)}
         groups: dict[int, list[int]] = {}
         for i in members:
             groups.setdefault(int(colors[i]), []).append(i)
-        ranked = sorted(groups.items(), key=lambda kv: -areas[kv[1]].sum())[:2]
+        ranked = sorted(groups.items(), key=lambda kv: -sum(seen_inside[i] for i in kv[1]))[:2]
         if len(ranked) == 2 and not _looks_stacked(*(np.vstack([blobs[i].pixels for i in idx]) for _, idx in ranked),
                                                    profile):
             ranked = ranked[:1]
         for level, (color, idx) in enumerate(ranked):
-            area = areas[idx].sum() if level else total
             lift = None
+            scores = mismatch[None]
             if level:
                 lower = readings[-1][0].size
                 lift = np.array([seat_height_mm(lower, max(lower - 1, 1))])
-            if level:
                 predicted = _predicted_areas(camera, np.array([[col, row]]), pitch_mm, lift)[0]
-                scores = size_scores(np.array([area]), predicted[None])
-            else:
-                scores = _outline_mismatch(camera, (col, row), np.vstack([blobs[i].pixels for i in members]),
-                                           pitch_mm)[None]
+                scores = size_scores(np.array([areas[idx].sum()]), predicted[None])
             size = int(scores.argmin()) + 1
             if level:
                 size = min(size, readings[-1][0].size - 1)
@@ -244,24 +246,27 @@ def _assemble(blobs, fit, camera, pitch_mm, colors, costs, color_conf, areas,
     return readings
 
 
-def _outline_mismatch(camera: Camera, cell: tuple[int, int], pixels: np.ndarray, pitch_mm: float) -> np.ndarray:
-    """(3,) how badly the projected outline of each size on ``cell`` (col, row) fits the
-    ``pixels`` ((N, 2) int (x, y)) seen there: minus the log of their intersection over union.
-    Unlike the area alone, it tells a piece with a part missing, or with its shadow, from a
+def _outline_fit(camera: Camera, cell: tuple[int, int], pixels: np.ndarray,
+                 pitch_mm: float) -> tuple[np.ndarray, np.ndarray]:
+    """How the projected outline of each size on ``cell`` (col, row) fits the ``pixels``
+    ((N, 2) int (x, y), distinct) seen there: (3,) minus the log of their intersection over
+    union, and (3, N) bool, whether each pixel lies inside each size's outline. Unlike the
+    area alone, the overlap tells a piece with a part missing, or with its shadow, from a
     piece of another size where those parts lie."""
     shapes = [outline(camera, np.array(cell, np.float64), size, pitch_mm) for size in SIZES]
     corners = np.vstack(shapes + [pixels])
     x0, y0 = np.floor(corners.min(axis=0)).astype(int) - 1
     x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 2
-    seen = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    seen[pixels[:, 1] - y0, pixels[:, 0] - x0] = 1
+    model = np.zeros((y1 - y0, x1 - x0), np.uint8)
     mismatch = np.empty(len(shapes))
+    inside = np.empty((len(shapes), len(pixels)), bool)
     for k, shape in enumerate(shapes):
-        model = np.zeros_like(seen)
+        model[:] = 0
         cv2.fillConvexPoly(model, np.round(shape - (x0, y0)).astype(np.int32), 1)
-        overlap = np.count_nonzero(model & seen) / max(np.count_nonzero(model | seen), 1)
+        inside[k] = model[pixels[:, 1] - y0, pixels[:, 0] - x0] > 0
+        overlap = inside[k].sum() / max(np.count_nonzero(model) + len(pixels) - inside[k].sum(), 1)
         mismatch[k] = -np.log(max(overlap, 1e-3))
-    return mismatch
+    return mismatch, inside
 
 
 def _apply_priors(readings, camera: Camera, pitch_mm: float, profile: Profile) -> list[Reading]:

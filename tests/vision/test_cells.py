@@ -107,3 +107,28 @@ def test_a_lattice_with_more_cells_than_a_set_has_pieces_is_fitted_again_coarser
     monkeypatch.setattr(cells, "fit_grid", finest_first)
     reading = read_pieces(blobs, (640, 480), 64.0, PROFILE)
     assert len({(p.col, p.row) for p in reading.pieces}) == 49
+
+
+def _blob_of(pixels, color):
+    pixels = np.asarray(pixels, np.int32)
+    k = COLOR_ORDER.index(color)
+    return Blob((float(pixels[:, 0].mean()), float(pixels[:, 1].mean())), pixels, PROFILE.colors.prototype_array()[k],
+                np.zeros(3), k, 7.0)
+
+
+def test_a_piece_keeps_its_colour_where_its_shadow_labelled_black_is_larger():
+    """The large red piece's hard shadow, labelled black, wraps round two of its sides and
+    covers more pixels than the piece; but it lies beyond the piece's outline, and the
+    piece is read red."""
+    colors = ["yellow", "green", "blue", "yellow"]
+    blobs = [square_blob(320 + dx, 240 + dy, 30, c) for (dx, dy), c in zip(((64, 0), (-64, 0), (0, 64), (0, -64)), colors)]
+    blobs.append(square_blob(320, 240, 50, "red"))
+    ys, xs = np.mgrid[215:287, 345:367]  # right of the piece
+    right = np.stack([xs.ravel(), ys.ravel()], 1)
+    ys, xs = np.mgrid[265:287, 295:345]  # below it
+    below = np.stack([xs.ravel(), ys.ravel()], 1)
+    blobs.append(_blob_of(np.vstack([right, below]), "black"))
+    assert blobs[-1].area > blobs[-2].area
+    reading = read_pieces(blobs, (640, 480), 64.0, PROFILE)
+    middle = min(reading.pieces, key=lambda p: np.hypot(p.center[0] - 320, p.center[1] - 240))
+    assert (COLOR_ORDER[middle.color_index], middle.size, middle.level) == ("red", 3, 0)
