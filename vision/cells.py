@@ -18,7 +18,7 @@ from .camera import Camera, CameraPrior, camera_from_homography, intrinsics
 from .classify import (classify_colors, color_confidence, color_costs, likely_sizes, size_confidence, size_scores,
                        within_supply)
 from .grid import GridFit, fit_grid
-from .model import outline, seat_height_mm, silhouettes
+from .model import outline, pyramid_points, seat_height_mm, silhouettes
 from .pieces import Blob
 
 PITCH_MM_CHOICES = np.arange(26.0, 43.0, 1.0)  # plausible grid pitches (design: roughly 27-40 mm)
@@ -26,6 +26,7 @@ SIZES = (1, 2, 3)
 PER_KIND = 3  # pieces of one colour and size in a standard set
 MAX_PIECES = 5 * 3 * PER_KIND  # a whole set: five colours, three sizes
 _COARSER = 1.5  # a lattice fitted again after one with too many cells is at least this much coarser
+_OUTLINE_PITCH_SPAN_MM = 3.0  # the outlines choose among the pitches this near the areas' choice
 _STRAY_CELLS = 6  # cells a reading may hold beyond a whole set's pieces: stray things (a card's print, glare)
 
 
@@ -107,7 +108,12 @@ def read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: fl
     finest = PITCH_MM_CHOICES[0] / np.sqrt(profile.shadow_area_growth)
     pitches = np.concatenate([np.arange(PITCH_MM_CHOICES[0] - 1, finest - 1e-9, -1.0)[::-1], PITCH_MM_CHOICES])
     pitch_mm = _cell_sizes_and_pitch(camera, fit.cells, areas, colors, profile, pitches)[1]
-    readings = _assemble(blobs, fit, camera, pitch_mm, colors, costs, color_conf, areas, profile)
+    by_cell: dict[tuple[int, int], list[int]] = {}
+    for i, cell in enumerate(fit.cells):
+        by_cell.setdefault((int(cell[0]), int(cell[1])), []).append(i)
+    near = pitches[np.abs(pitches - pitch_mm) <= _OUTLINE_PITCH_SPAN_MM]
+    pitch_mm, fits = _best_fitting_pitch(camera, by_cell, blobs, colors, near, profile)
+    readings = _assemble(blobs, by_cell, fits, camera, pitch_mm, colors, costs, color_conf, areas, profile)
     pieces = _within_supply(_apply_priors(readings, camera, pitch_mm, profile), [c for _, _, c in readings], profile)
     return CityReading(fit, camera, grid_pitch_mm, pitch_mm, pieces, offset)
 
@@ -195,7 +201,24 @@ def _looks_stacked(lower: np.ndarray, upper: np.ndarray, profile: Profile) -> bo
     return (ring & canvas).sum() >= profile.stack_ring_cover * ring.sum()
 
 
-def _assemble(blobs, fit, camera, pitch_mm, colors, costs, color_conf, areas,
+def _best_fitting_pitch(camera: Camera, by_cell: dict, blobs: list[Blob], colors: np.ndarray,
+                        pitches: np.ndarray, profile: Profile):
+    """Of ``pitches`` (the areas' choice and those near it), the one at which the pieces'
+    outlines fit what is seen in their cells best (:func:`_outline_fit`), the rules read as
+    soft priors (:func:`classify.likely_sizes`; a cell's colour is its largest candidate's):
+    areas alone are thrown by lost faces and shadows, outlines less. Returns the pitch and,
+    per cell of ``by_cell`` (cell -> candidate indices), its outline fit at that pitch."""
+    cells = sorted(by_cell)
+    fits = [_outline_fit(camera, cell, np.vstack([blobs[i].pixels for i in by_cell[cell]]), pitches)
+            for cell in cells]
+    cell_colors = np.array([colors[max(by_cell[cell], key=lambda i: blobs[i].area)] for cell in cells])
+    _, cost = likely_sizes(np.stack([mismatch for mismatch, _ in fits], axis=1), cell_colors, np.array(cells),
+                           profile.outline_tolerance, profile.same_size_cost, PER_KIND, profile.surplus_cost)
+    best = int(np.argmin(cost))
+    return float(pitches[best]), {cell: (mismatch[best], inside[best]) for cell, (mismatch, inside) in zip(cells, fits)}
+
+
+def _assemble(blobs, by_cell, fits, camera, pitch_mm, colors, costs, color_conf, areas,
               profile) -> list[tuple[Reading, np.ndarray, np.ndarray]]:
     """One reading per cell and level: same-coloured candidates in one cell are merged, two
     colours in one cell are a stack. Each reading comes with its (3,) size mismatches and its
@@ -204,14 +227,11 @@ def _assemble(blobs, fit, camera, pitch_mm, colors, costs, color_conf, areas,
     stack by the area of its colour. The piece on the table takes the colour with the most
     pixels inside that outline (a shadow labelled black lies mostly beyond it), the piece on
     top the next. A reading's confidence is that of its colour (its candidates' best) times
-    that of its size."""
-    by_cell: dict[tuple[int, int], list[int]] = {}
-    for i, cell in enumerate(fit.cells):
-        by_cell.setdefault((int(cell[0]), int(cell[1])), []).append(i)
+    that of its size. ``by_cell``: the candidates' indices by cell; ``fits``: each cell's
+    outline fit (:func:`_outline_fit`) at ``pitch_mm``."""
     readings = []
     for (col, row), members in sorted(by_cell.items()):
-        # the lower piece's outline holds all that is seen in the cell
-        mismatch, inside = _outline_fit(camera, (col, row), np.vstack([blobs[i].pixels for i in members]), pitch_mm)
+        mismatch, inside = fits[(col, row)]  # the lower piece's outline holds all that is seen in the cell
         bounds = np.cumsum([0] + [blobs[i].area for i in members])
         within = inside[int(mismatch.argmin())]
         seen_inside = {i: int(within[bounds[k]:bounds[k + 1]].sum()) for k, i in enumerate(members)}
@@ -247,25 +267,26 @@ def _assemble(blobs, fit, camera, pitch_mm, colors, costs, color_conf, areas,
 
 
 def _outline_fit(camera: Camera, cell: tuple[int, int], pixels: np.ndarray,
-                 pitch_mm: float) -> tuple[np.ndarray, np.ndarray]:
-    """How the projected outline of each size on ``cell`` (col, row) fits the ``pixels``
-    ((N, 2) int (x, y), distinct) seen there: (3,) minus the log of their intersection over
-    union, and (3, N) bool, whether each pixel lies inside each size's outline. Unlike the
-    area alone, the overlap tells a piece with a part missing, or with its shadow, from a
-    piece of another size where those parts lie."""
-    shapes = [outline(camera, np.array(cell, np.float64), size, pitch_mm) for size in SIZES]
-    corners = np.vstack(shapes + [pixels])
-    x0, y0 = np.floor(corners.min(axis=0)).astype(int) - 1
-    x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 2
+                 pitches_mm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """How the projected outline of each size on ``cell`` (col, row), modelled at each of
+    ``pitches_mm`` (P,), fits the ``pixels`` ((N, 2) int (x, y), distinct) seen there:
+    (P, 3) minus the log of their intersection over union, and (P, 3, N) bool, whether each
+    pixel lies inside each outline. Unlike the area alone, the overlap tells a piece with a
+    part missing, or with its shadow, from a piece of another size where those parts lie."""
+    points = pyramid_points(camera, cell, pitches_mm)
+    x0, y0 = np.floor(np.minimum(points.reshape(-1, 2).min(axis=0), pixels.min(axis=0))).astype(int) - 1
+    x1, y1 = np.ceil(np.maximum(points.reshape(-1, 2).max(axis=0), pixels.max(axis=0))).astype(int) + 2
+    corners = np.round(points - (x0, y0)).astype(np.int32)
+    rows, cols = pixels[:, 1] - y0, pixels[:, 0] - x0
     model = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    mismatch = np.empty(len(shapes))
-    inside = np.empty((len(shapes), len(pixels)), bool)
-    for k, shape in enumerate(shapes):
+    mismatch = np.empty(points.shape[:2])
+    inside = np.empty(points.shape[:2] + (len(pixels),), bool)
+    for p, k in np.ndindex(*points.shape[:2]):
         model[:] = 0
-        cv2.fillConvexPoly(model, np.round(shape - (x0, y0)).astype(np.int32), 1)
-        inside[k] = model[pixels[:, 1] - y0, pixels[:, 0] - x0] > 0
-        overlap = inside[k].sum() / max(np.count_nonzero(model) + len(pixels) - inside[k].sum(), 1)
-        mismatch[k] = -np.log(max(overlap, 1e-3))
+        cv2.fillConvexPoly(model, cv2.convexHull(corners[p, k]), 1)
+        inside[p, k] = model[rows, cols] > 0
+        overlap = inside[p, k].sum() / max(np.count_nonzero(model) + len(pixels) - inside[p, k].sum(), 1)
+        mismatch[p, k] = -np.log(max(overlap, 1e-3))
     return mismatch, inside
 
 

@@ -23,6 +23,15 @@ def outline(camera: Camera, colrow: np.ndarray, size: int, pitch_mm: float,
     return _hull(_corners_and_apex(camera, colrow, size, pitch_mm, elevation_mm)[0])
 
 
+def pyramid_points(camera: Camera, colrow, pitches_mm) -> np.ndarray:
+    """(P, 3, 5, 2) image (x, y) of the four base corners and the apex of a pyramid of each
+    size (1..3) standing at grid point ``colrow`` (col, row), modelled at each of the
+    ``pitches_mm`` (P,); the convex hull of each five points is that size's :func:`outline`."""
+    colrow = np.tile(np.asarray(colrow, np.float64).reshape(1, 2), (3, 1))
+    return np.stack([_corners_and_apex(camera, colrow, np.arange(1, 4), float(pitch), 0.0)
+                     for pitch in np.atleast_1d(pitches_mm)])
+
+
 def silhouettes(camera: Camera, colrow: np.ndarray, size, pitch_mm: float,
                 elevation_mm=0.0) -> tuple[np.ndarray, np.ndarray]:
     """Area (N,) in pixels and centroid (N, 2) (x, y) of what the camera sees of pyramids of

@@ -63,7 +63,8 @@ def test_sizes_are_read_even_where_shadows_make_every_piece_look_larger():
         read = [size for _, size in sorted(seen, key=lambda s: (round(s[0][1] / 60), s[0][0]))]
         assert read == [truth[key] for key in sorted(truth, key=lambda xy: (xy[1], xy[0]))], growth
         assert 26 <= reading.grid_pitch_mm <= 42
-        assert reading.pitch_mm <= reading.grid_pitch_mm
+        if growth > 1:
+            assert reading.pitch_mm < reading.grid_pitch_mm
 
 
 def test_a_large_piece_with_a_face_lost_against_the_table_still_reads_large():

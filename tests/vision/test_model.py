@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from vision.camera import Camera, camera_from_homography, intrinsics
-from vision.model import BASE_MM, outline, seat_height_mm, silhouettes
+from vision.model import BASE_MM, outline, pyramid_points, seat_height_mm, silhouettes
 
 
 def overhead_camera(height=10.0, f=100.0):
@@ -50,3 +50,15 @@ def test_silhouettes_measure_the_outlines_of_tilted_raised_pieces():
 
 def test_seat_height_of_a_small_on_a_large():
     assert seat_height_mm(3, 1) == pytest.approx(44.5 * (1 - BASE_MM[1] / BASE_MM[3]))
+
+
+def test_pyramid_points_hull_is_the_outline_at_each_pitch():
+    camera = overhead_camera()
+    points = pyramid_points(camera, (2.0, -1.0), [24.0, 30.0])
+    assert points.shape == (2, 3, 5, 2)
+    for p, pitch in enumerate([24.0, 30.0]):
+        for size in (1, 2, 3):
+            shape = outline(camera, np.array([2.0, -1.0]), size, pitch)
+            hull = cv2.convexHull(points[p, size - 1].astype(np.float32))[:, 0]
+            assert cv2.contourArea(hull) == pytest.approx(cv2.contourArea(shape.astype(np.float32)), rel=1e-6)
+    assert cv2.contourArea(points[0, 2, :4].astype(np.float32)) > cv2.contourArea(points[1, 2, :4].astype(np.float32))
