@@ -27,9 +27,10 @@ def pyramid_points(camera: Camera, colrow, pitches_mm) -> np.ndarray:
     """(P, 3, 5, 2) image (x, y) of the four base corners and the apex of a pyramid of each
     size (1..3) standing at grid point ``colrow`` (col, row), modelled at each of the
     ``pitches_mm`` (P,); the convex hull of each five points is that size's :func:`outline`."""
-    colrow = np.tile(np.asarray(colrow, np.float64).reshape(1, 2), (3, 1))
-    return np.stack([_corners_and_apex(camera, colrow, np.arange(1, 4), float(pitch), 0.0)
-                     for pitch in np.atleast_1d(pitches_mm)])
+    pitches = np.repeat(np.atleast_1d(np.asarray(pitches_mm, np.float64)), 3)
+    colrow = np.tile(np.asarray(colrow, np.float64).reshape(1, 2), (len(pitches), 1))
+    sizes = np.tile(np.arange(1, 4), len(pitches) // 3)
+    return _corners_and_apex(camera, colrow, sizes, pitches, 0.0).reshape(-1, 3, 5, 2)
 
 
 def silhouettes(camera: Camera, colrow: np.ndarray, size, pitch_mm: float,
@@ -59,9 +60,9 @@ def silhouettes(camera: Camera, colrow: np.ndarray, size, pitch_mm: float,
     return area, centroid / area[:, None]
 
 
-def _corners_and_apex(camera: Camera, colrow: np.ndarray, size, pitch_mm: float, elevation_mm) -> np.ndarray:
+def _corners_and_apex(camera: Camera, colrow: np.ndarray, size, pitch_mm, elevation_mm) -> np.ndarray:
     """(N, 5, 2) image (x, y) of the four base corners, in order round the base, and the apex
-    of the pyramids of :func:`silhouettes`."""
+    of the pyramids of :func:`silhouettes`; ``pitch_mm`` a float or (N,)."""
     colrow = np.asarray(colrow, np.float64).reshape(-1, 2)
     n = len(colrow)
     size = np.broadcast_to(np.asarray(size), (n,))
