@@ -61,7 +61,7 @@ def _with_wide_shadows(small: np.ndarray, estimate: np.ndarray, profile: Profile
     side = max(3, int(profile.shadow_min_width_frac * max(small.shape[:2])) | 1)
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side))
     wide = cv2.morphologyEx(cv2.morphologyEx(dark, cv2.MORPH_CLOSE, disc), cv2.MORPH_OPEN, disc)
-    count, parts = cv2.connectedComponents(wide)
+    _, parts = cv2.connectedComponents(wide)
     edge = np.unique(np.concatenate([parts[0], parts[-1], parts[:, 0], parts[:, -1]]))
     wide = np.isin(parts, edge[edge > 0]).astype(np.uint8)
     if not wide.any():
