@@ -17,6 +17,15 @@ def square_blob(x, y, side, color, feature=None):
     return Blob((float(x), float(y)), pixels, protos[k] if feature is None else feature, np.zeros(3), k, side / 2)
 
 
+def blob_of(pixels, color):
+    """A candidate of ``color`` made of ``pixels`` ((N, 2) (x, y)): a piece seen in part, or
+    with what lies beside it."""
+    pixels = np.asarray(pixels, np.int32)
+    k = COLOR_ORDER.index(color)
+    return Blob((float(pixels[:, 0].mean()), float(pixels[:, 1].mean())), pixels, PROFILE.colors.prototype_array()[k],
+                np.zeros(3), k, 7.0)
+
+
 def test_a_candidate_keeps_the_colour_its_pixels_were_labelled_with():
     """The yellow candidate's median is pulled toward red (a red piece's tint, red pixels at
     its edge); its pixels were labelled yellow one by one, and yellow it stays."""
@@ -44,11 +53,8 @@ def _city_of_sizes(growth):
             x, y, size = 260 + 60 * col, 180 + 60 * row, sizes[row][col]
             side = int(round(2 * base_mm[size]))  # 2 pixels a millimetre
             length = int(round(side * growth))
-            blob = square_blob(x, y, side, colors[row][col])
             ys, xs = np.mgrid[y - side // 2:y + side // 2, x - side // 2:x - side // 2 + length]
-            pixels = np.stack([xs.ravel(), ys.ravel()], 1).astype(np.int32)
-            blobs.append(Blob((float(xs.mean()), float(ys.mean())), pixels, blob.feature, blob.chroma,
-                              blob.color_index, side / 2))
+            blobs.append(blob_of(np.stack([xs.ravel(), ys.ravel()], 1), colors[row][col]))
             truth[(x, y)] = size
     return blobs, truth
 
@@ -73,9 +79,7 @@ def test_a_large_piece_with_a_face_lost_against_the_table_still_reads_large():
     colors = ["red", "green", "blue", "yellow"]
     blobs = [square_blob(320 + dx, 240 + dy, 29, c) for (dx, dy), c in zip(((60, 0), (-60, 0), (0, 60), (0, -60)), colors)]
     large = square_blob(320, 240, 51, "black")
-    kept = large.pixels[large.pixels[:, 0] >= 320 - 51 // 2 + 17]
-    blobs.append(Blob((float(kept[:, 0].mean()), float(kept[:, 1].mean())), kept, large.feature, large.chroma,
-                      large.color_index, large.radius))
+    blobs.append(blob_of(large.pixels[large.pixels[:, 0] >= 320 - 51 // 2 + 17], "black"))
     reading = read_pieces(blobs, (640, 480), 60.0, PROFILE)
     sizes = {COLOR_ORDER[p.color_index]: p.size for p in reading.pieces}
     assert sizes == {"red": 1, "green": 1, "blue": 1, "yellow": 1, "black": 3}
@@ -110,13 +114,6 @@ def test_a_lattice_with_more_cells_than_a_set_has_pieces_is_fitted_again_coarser
     assert len({(p.col, p.row) for p in reading.pieces}) == 49
 
 
-def _blob_of(pixels, color):
-    pixels = np.asarray(pixels, np.int32)
-    k = COLOR_ORDER.index(color)
-    return Blob((float(pixels[:, 0].mean()), float(pixels[:, 1].mean())), pixels, PROFILE.colors.prototype_array()[k],
-                np.zeros(3), k, 7.0)
-
-
 def test_a_piece_keeps_its_colour_where_its_shadow_labelled_black_is_larger():
     """The large red piece's hard shadow, labelled black, wraps round two of its sides and
     covers more pixels than the piece; but it lies beyond the piece's outline, and the
@@ -128,7 +125,7 @@ def test_a_piece_keeps_its_colour_where_its_shadow_labelled_black_is_larger():
     right = np.stack([xs.ravel(), ys.ravel()], 1)
     ys, xs = np.mgrid[265:287, 295:345]  # below it
     below = np.stack([xs.ravel(), ys.ravel()], 1)
-    blobs.append(_blob_of(np.vstack([right, below]), "black"))
+    blobs.append(blob_of(np.vstack([right, below]), "black"))
     assert blobs[-1].area > blobs[-2].area
     reading = read_pieces(blobs, (640, 480), 64.0, PROFILE)
     middle = min(reading.pieces, key=lambda p: np.hypot(p.center[0] - 320, p.center[1] - 240))
