@@ -5,7 +5,8 @@ brightness offset shared by all pieces of the photo (what the light did to all o
 estimated by alternating assignment and median residual. No colour may hold more pieces than
 a full set has (9), the game's own constraint; once sizes are known, no kind (colour and
 size) more than 3 where another colour reads nearly as well.
-Size: the measured area of a piece against the projected area of each pyramid size.
+Size: how a piece's measurement (its area, or how its pixels overlap each size's projected
+outline, see :mod:`vision.cells`) fits each pyramid size, read with the rules as priors.
 """
 from __future__ import annotations
 
@@ -120,9 +121,9 @@ def likely_sizes(scores: np.ndarray, colors: np.ndarray, cells: np.ndarray, tole
     against each piece's measurement cost ``(mismatch / tolerance)^2 / 2``. An ambiguous
     reading yields to the rules; a clear one does not (real mistakes must still be flagged).
 
-    ``scores``: (N, 3) log-area mismatches, or (P, N, 3) for P readings of the same pieces
-    (at P scales), solved side by side; ``colors``: (N,) colour indices; ``cells``: (N, 2)
-    int (col, row), one piece per cell. Minimised by iterated conditional modes from the
+    ``scores``: (N, 3) mismatches (log-area, or minus-log outline overlap), or (P, N, 3)
+    for P readings of the same pieces (at P scales), solved side by side; ``colors``: (N,)
+    colour indices; ``cells``: (N, 2) int (col, row), one piece per cell. Minimised by iterated conditional modes from the
     independent best sizes, most confident pieces first. Returns the sizes ((N,) or (P, N))
     and the total cost (a float, or (P,)). A piece's measurement cost is capped twice, at
     two broken rules: its best size's cost (an outlier, say a piece with its shadow, costs
