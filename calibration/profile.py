@@ -88,6 +88,8 @@ class Profile:
     surplus_cost: float
     shadow_area_growth: float
     informative_above: float
+    shading_min_spread: float
+    shading_slope_range: tuple[float, float]
     max_uncertain_confidence: float
     stack_min_share: float
     stack_ring_cover: float
@@ -130,6 +132,8 @@ def profile_from_json(data: dict, source: str = "profile") -> Profile:
                            spread=float(colors["spread"]))
         names = {f.name for f in fields(Profile)} - {"colors"}
         values = {k: data[k] for k in names}
+        low, high = map(float, values["shading_slope_range"])
+        values["shading_slope_range"] = (low, high)
         return Profile(colors=model, **values)
     except KeyError as exc:
         raise ProfileError(f"{source}: the profile has no {exc.args[0]!r}") from None

@@ -44,7 +44,7 @@ def analyze(rgb, profile: Profile | None = None) -> Detection:
     if plain:  # on a printed cloth the print, not grain, makes the fine detail
         profile = _for_grain(profile, table_noise(log_ratio, profile))
     strength = off_table(log_ratio, palette)
-    blobs, side = find_blobs(log_ratio, strength, table, profile)
+    blobs, side, log_ratio = find_blobs(log_ratio, strength, table, profile)
     if not blobs:
         raise BoardNotFound("no pieces found: is the whole city in the photo, on a plain table?")
     h, w = rgb.shape[:2]

@@ -15,6 +15,7 @@ import numpy as np
 from calibration import ColorModel
 
 MAX_PER_COLOR = 9
+_MIN_SHADED = 8  # pieces needed to tell the table's sheen from its light
 
 
 def classify_colors(features: np.ndarray, chromas: np.ndarray, model: ColorModel, informative_above: float):
@@ -45,6 +46,54 @@ def classify_colors(features: np.ndarray, chromas: np.ndarray, model: ColorModel
             break
         offset = new
     return labels, offset
+
+
+def shading_slope(features: np.ndarray, chromas: np.ndarray, levels: np.ndarray, model: ColorModel,
+                  informative_above: float, min_spread: float, slope_range: tuple[float, float]) -> float:
+    """How much of the table's brightness the pieces do not share: the slope (float, about
+    -1 to 0) of the pieces' brightness offset (see :func:`classify_colors`) against
+    ``levels`` (N,), the log brightness of the table under each piece.
+
+    Where the table is brighter because more light falls on it, the pieces are too (slope
+    0: their ratio to the table holds). Where its own sheen makes it brighter (a glossy dark
+    table under a lamp), they are not (slope -1). Fitted, robustly, by alternating
+    assignment and a line through the residuals, its slope kept within ``slope_range``; 0
+    for fewer than ``_MIN_SHADED`` pieces or levels spanning less than ``min_spread`` log
+    units. ``features``, ``chromas``: (N, 3) float, as for :func:`classify_colors`."""
+    levels = np.asarray(levels, np.float64)
+    if len(levels) < _MIN_SHADED or np.ptp(levels) < min_spread:
+        return 0.0
+    features = np.asarray(features, np.float64)
+    expected = model.expected(chromas)
+    centred = levels - np.median(levels)
+    design = np.stack([np.ones_like(centred), centred], axis=1)
+    _, offset = classify_colors(features, chromas, model, informative_above)
+    line = np.array([offset[0], 0.0])
+    for _ in range(10):
+        shift = (design @ line)[:, None, None]
+        labels = _capacity_limited(np.linalg.norm(features[:, None, :] - shift - expected, axis=2))
+        chosen = expected[np.arange(len(features)), labels]
+        informative = chosen > informative_above
+        residual = np.array([np.median(r[keep] if keep.any() else r)
+                             for r, keep in zip(features - chosen, informative)])
+        new = _robust_line(design, residual)
+        new[1] = np.clip(new[1], *slope_range)
+        if np.allclose(new, line, atol=1e-3):
+            break
+        line = new
+    return float(line[1])
+
+
+def _robust_line(design: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Huber-weighted least squares of ``values`` (N,) on ``design`` (N, 2): (2,) coefficients."""
+    weight = np.ones(len(values))
+    for _ in range(5):
+        root = np.sqrt(weight)
+        coef = np.linalg.lstsq(design * root[:, None], values * root, rcond=None)[0]
+        error = np.abs(values - design @ coef)
+        scale = max(1.4826 * np.median(error), 0.05)
+        weight = np.minimum(1.0, 1.5 * scale / np.maximum(error, 1e-9))
+    return coef
 
 
 def color_costs(features: np.ndarray, chromas: np.ndarray, model: ColorModel, offset: np.ndarray) -> np.ndarray:

@@ -15,7 +15,7 @@ from skimage.segmentation import watershed
 from calibration import Profile
 from calibration.profile import COLOR_ORDER
 
-from .classify import classify_colors
+from .classify import classify_colors, shading_slope
 from .colour import table_chroma
 from .errors import BoardNotFound
 
@@ -115,13 +115,17 @@ def _labels_in(log_ratio: np.ndarray, fg: np.ndarray, expected: np.ndarray, wind
 
 
 def find_blobs(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray,
-               profile: Profile) -> tuple[list[Blob], float]:
-    """Piece candidates of every colour, split where same-coloured pieces touch, and the
-    side in pixels of a typical piece. ``log_ratio`` and ``table`` as from
-    ``colour.table_relative``, ``strength`` as from ``colour.off_table``.
+               profile: Profile) -> tuple[list[Blob], float, np.ndarray]:
+    """Piece candidates of every colour, split where same-coloured pieces touch, the side in
+    pixels of a typical piece, and ``log_ratio`` without the table's sheen (float32 (H, W,
+    3), see below; the input itself where there is none). ``log_ratio`` and ``table`` as
+    from ``colour.table_relative``, ``strength`` as from ``colour.off_table``.
 
     Two passes: the colour-blind foreground regions first tell how this photo's table and
-    light shifted all colours (one offset), then pixels are labelled with shifted prototypes.
+    light shifted all colours (one offset), and how much of the table's brightness from
+    place to place the pieces do not share (:func:`classify.shading_slope`: a glossy table's
+    sheen). Then that sheen is taken out, within the brightness range the regions span, and
+    pixels are labelled with shifted prototypes.
     """
     fg = foreground(log_ratio, strength, table, profile)
     mean_table = cv2.mean(table, mask=(~fg).astype(np.uint8))[:3] if (~fg).any() else table.reshape(-1, 3).mean(axis=0)
@@ -130,12 +134,19 @@ def find_blobs(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray,
     scale = typical_piece_side(fg)
     min_area = (profile.min_blob_side * scale) ** 2
     count, regions = cv2.connectedComponents(fg.astype(np.uint8), connectivity=4)
-    pixels = log_ratio.reshape(-1, 3)
-    medians = [np.median(pixels[flat], axis=0) for flat in _pixels_by_label(regions, count)
-               if len(flat) >= min_area]
-    if medians:
-        _, offset = classify_colors(np.array(medians), np.tile(chroma, (len(medians), 1)), profile.colors,
-                                    profile.informative_above)
+    flats = [flat for flat in _pixels_by_label(regions, count) if len(flat) >= min_area]
+    if flats:
+        pixels = log_ratio.reshape(-1, 3)
+        medians = np.array([np.median(pixels[flat], axis=0) for flat in flats])
+        chromas = np.tile(chroma, (len(flats), 1))
+        level = cv2.log(cv2.cvtColor(table, cv2.COLOR_RGB2GRAY)).reshape(-1)
+        levels = np.array([float(level[flat].mean()) for flat in flats])
+        slope = shading_slope(medians, chromas, levels, profile.colors, profile.informative_above,
+                              profile.shading_min_spread, profile.shading_slope_range)
+        if slope:
+            log_ratio = _without_sheen(log_ratio, level.reshape(log_ratio.shape[:2]), levels, slope)
+            medians -= slope * (levels - np.median(levels))[:, None]
+        _, offset = classify_colors(medians, chromas, profile.colors, profile.informative_above)
         expected = expected + offset
     labels = pixel_labels(log_ratio, fg, expected, max(5, int(profile.label_window_side * scale) | 1))
     blobs: list[Blob] = []
@@ -154,7 +165,15 @@ def find_blobs(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray,
                          profile.cluster_reach_side * scale, profile.cluster_reach_neighbours)
     if len(city) > profile.max_candidates:
         raise _too_busy(profile.max_candidates)
-    return city, scale
+    return city, scale, log_ratio
+
+
+def _without_sheen(log_ratio: np.ndarray, level: np.ndarray, levels: np.ndarray, slope: float) -> np.ndarray:
+    """``log_ratio`` (float32 (H, W, 3)) with ``slope`` times the table's log brightness
+    ``level`` (float32 (H, W)) taken out, relative to the median of ``levels`` (the regions'),
+    and clipped to their range: no correction is extrapolated beyond what the pieces show."""
+    spanned = np.clip(level, levels.min(), levels.max()) - np.median(levels)
+    return log_ratio - (slope * spanned).astype(np.float32)[..., None]
 
 
 def _too_busy(count: int) -> BoardNotFound:

@@ -5,7 +5,7 @@ import pytest
 
 from calibration import load_profile
 from calibration.profile import COLOR_ORDER
-from vision.classify import MAX_PER_COLOR, classify_colors, color_confidence, color_costs
+from vision.classify import MAX_PER_COLOR, classify_colors, color_confidence, color_costs, shading_slope
 from vision.colour import off_table, table_chroma, table_palette, table_relative
 from vision.pieces import find_blobs
 
@@ -101,7 +101,7 @@ def test_find_blobs_separates_touching_pieces_by_colour_and_shape():
     tint(img, "red", 560, 400, 30)
     log_ratio, table = table_relative(np.clip(img, 0, 255).astype(np.uint8), PROFILE)
     strength = off_table(log_ratio, table_palette(log_ratio, PROFILE))
-    blobs, side = find_blobs(log_ratio, strength, table, PROFILE)
+    blobs, side, _ = find_blobs(log_ratio, strength, table, PROFILE)
     assert len(blobs) == len(layout)
     for color, x, y, s in layout:
         centre = np.array([x + s / 2, y + s / 2])
@@ -211,7 +211,7 @@ def test_grain_on_a_dark_table_raises_the_thresholds_and_the_pieces_still_stand_
     assert noise["grainy"] > noise["clean"]
     profile = _for_grain(PROFILE, noise["grainy"])
     assert profile.foreground_threshold > PROFILE.foreground_threshold
-    blobs, _ = find_blobs(log_ratio, off_table(log_ratio, table_palette(log_ratio, profile)), table, profile)
+    blobs, _, _ = find_blobs(log_ratio, off_table(log_ratio, table_palette(log_ratio, profile)), table, profile)
     assert sorted(COLOR_ORDER[b.color_index] for b in blobs) == ["red", "yellow"]
 
 
@@ -222,5 +222,44 @@ def test_on_a_dark_table_a_glowing_piece_stands_out_and_a_card_does_not():
     img[200:240, 200:240] = (70, 100, 140)  # the glowing blue piece
     img[150:300, 400:500] = (225, 222, 215)  # the card
     log_ratio, table = table_relative(np.clip(img, 0, 255).astype(np.uint8), PROFILE)
-    blobs, _ = find_blobs(log_ratio, off_table(log_ratio, table_palette(log_ratio, PROFILE)), table, PROFILE)
+    blobs, _, _ = find_blobs(log_ratio, off_table(log_ratio, table_palette(log_ratio, PROFILE)), table, PROFILE)
     assert [(COLOR_ORDER[b.color_index], round(b.center[0] / 10)) for b in blobs] == [("blue", 22)]
+
+
+def test_shading_slope_tells_the_tables_sheen_from_its_light():
+    """Pieces whose brightness offset falls by one log unit per log unit of table brightness
+    (the table's own sheen, which the pieces do not share) give a slope near -1; pieces that
+    share the table's light give one near 0; too few pieces give none."""
+    rng = np.random.default_rng(21)
+    truth = np.tile(np.arange(5), 5)
+    levels = rng.uniform(3.0, 4.0, len(truth))
+    protos = PROFILE.colors.prototype_array()
+    for slope in (-1.0, 0.0):
+        shift = 0.2 + slope * (levels - np.median(levels))
+        features = protos[truth] + shift[:, None] + rng.normal(0, 0.05, (len(truth), 3))
+        found = shading(features, levels)
+        assert found == pytest.approx(slope, abs=0.15)
+    assert shading(features[:5], levels[:5]) == 0.0
+
+
+def shading(features, levels):
+    return shading_slope(features, np.zeros((len(features), 3)), levels, PROFILE.colors, PROFILE.informative_above,
+                         PROFILE.shading_min_spread, PROFILE.shading_slope_range)
+
+
+def test_pieces_keep_their_colours_under_a_glossy_tables_sheen():
+    """A lamp's broad reflection on a glossy dark table: the table is three times as bright
+    on the left as on the right, but the pieces, which do not reflect it alike, are not.
+    Against the bright table they look dark; their colours are still read."""
+    base = table_photo(table=(45, 42, 40))
+    img = base * np.linspace(3.0, 1.0, base.shape[1])[None, :, None]
+    layout = [(color, 40 + 50 * i, 150 + 120 * (i % 2)) for i, color in enumerate(list(COLOR_ORDER) * 2 + ["red", "blue"])]
+    for color, x, y in layout:
+        piece = base.copy()
+        tint(piece, color, x, y, 34)
+        img[y:y + 34, x:x + 34] = piece[y:y + 34, x:x + 34] * 1.6  # they catch the lamp's direct light
+    log_ratio, table = table_relative(np.clip(img, 0, 255).astype(np.uint8), PROFILE)
+    blobs, _, _ = find_blobs(log_ratio, off_table(log_ratio, table_palette(log_ratio, PROFILE)), table, PROFILE)
+    read = sorted((b.center[0] - 17, COLOR_ORDER[b.color_index]) for b in blobs)
+    assert [color for _, color in read] == [color for color, _, _ in layout]
+    assert np.abs(np.array([x for x, _ in read]) - [x for _, x, _ in layout]).max() < 8
