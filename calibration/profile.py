@@ -68,6 +68,8 @@ class Profile:
     noise_factor: float
     absorb_fraction: float
     paper_fraction: float
+    grey_fraction: float
+    grey_max_side: float
     split_gap_side: float
     merge_distance_side: float
     min_blob_side: float

@@ -52,8 +52,11 @@ def foreground(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray, p
     Paper, cards and glare are not pieces: they are brighter than the table in every channel,
     and near white, every channel above ``paper_fraction`` of the photo's brightest (the 99th
     percentile of the pixels' largest channel). Tinted plastic absorbs some channel, and a
-    piece glowing over a dark table is brighter than the table but not near white. ``table``
-    is the float32 (H, W, 3) table estimate behind ``log_ratio``."""
+    piece glowing over a dark table is brighter than the table but not near white. Grey
+    things, every channel above ``grey_fraction`` of the brightest but not white, are kept
+    only in patches no larger than ``grey_max_side`` typical pieces' sides squared: a glossy
+    black piece reflecting the room on a dark table, not a card in shade. ``table`` is the
+    float32 (H, W, 3) table estimate behind ``log_ratio``."""
     candidate = strength > profile.foreground_threshold
     # the photo's own values (plus the log's offset), on a sample and on the candidates only
     sample = np.exp(log_ratio[::4, ::4]) * table[::4, ::4]
@@ -62,16 +65,28 @@ def foreground(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray, p
     lit = np.exp(ratios) * table[candidate]
     lowest = np.minimum(np.minimum(lit[:, 0], lit[:, 1]), lit[:, 2])
     darkest = np.minimum(np.minimum(ratios[:, 0], ratios[:, 1]), ratios[:, 2])
-    paper = (darkest >= -profile.absorb_fraction * profile.foreground_threshold) & \
-        (lowest >= profile.paper_fraction * brightest)
-    weak = candidate.astype(np.uint8)
-    weak[candidate] = ~paper
-    weak = cv2.morphologyEx(weak, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    passes_all = darkest >= -profile.absorb_fraction * profile.foreground_threshold
+    grey = passes_all & (lowest >= profile.grey_fraction * brightest)
+    white = passes_all & (lowest >= profile.paper_fraction * brightest)
+    weak = _opened(candidate, ~grey)
+    grey_patches = _opened(candidate, grey & ~white)
+    count, patches, stats, _ = cv2.connectedComponentsWithStats(grey_patches, connectivity=8)
+    small = stats[:, cv2.CC_STAT_AREA] <= (profile.grey_max_side * typical_piece_side(weak > 0)) ** 2
+    small[0] = False
+    weak |= small[patches].astype(np.uint8)
     count, regions = cv2.connectedComponents(weak, connectivity=8)
     strong = np.zeros(count, bool)
     strong[regions[strength > profile.foreground_strong_factor * profile.foreground_threshold]] = True
     strong[0] = False
     return strong[regions]
+
+
+def _opened(where: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """uint8 (H, W) mask set to ``values`` (bool (K,)) at the K pixels of ``where`` (bool
+    (H, W)), morphologically opened (3 x 3): lone pixels and threads dropped."""
+    mask = np.zeros(where.shape, np.uint8)
+    mask[where] = values
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 
 
 def pixel_labels(log_ratio: np.ndarray, fg: np.ndarray, expected: np.ndarray, window: int = 5) -> np.ndarray:

@@ -7,7 +7,7 @@ from calibration import load_profile
 from calibration.profile import COLOR_ORDER
 from vision.classify import MAX_PER_COLOR, classify_colors, color_confidence, color_costs, shading_slope
 from vision.colour import off_table, table_chroma, table_palette, table_relative
-from vision.pieces import find_blobs
+from vision.pieces import find_blobs, foreground
 
 PROFILE = load_profile()
 
@@ -263,3 +263,21 @@ def test_pieces_keep_their_colours_under_a_glossy_tables_sheen():
     read = sorted((b.center[0] - 17, COLOR_ORDER[b.color_index]) for b in blobs)
     assert [color for _, color in read] == [color for color, _, _ in layout]
     assert np.abs(np.array([x for x, _ in read]) - [x for _, x, _ in layout]).max() < 8
+
+
+def test_on_a_dark_table_a_grey_black_piece_is_kept_and_a_shaded_card_is_not():
+    """A glossy black pyramid on a dark table reflects the room: grey, brighter than the table
+    in every channel, about half as bright as the white card beside it. A card in shade is
+    as grey, but far larger than a piece."""
+    img = table_photo(table=(40, 38, 36))
+    for color, x in (("red", 100), ("yellow", 160), ("blue", 220)):
+        tint(img, color, x, 200, 40)
+    ys, xs = np.mgrid[-20:20, -20:20] + 0.5
+    lit_faces = (np.abs(ys) > np.abs(xs))[..., None]  # two faces catch the room's light
+    img[200:240, 280:320] = np.where(lit_faces, (104, 99, 94), (70, 66, 63))  # the black piece
+    img[30:150, 420:600] = (225, 222, 215)  # a white card
+    img[300:440, 420:600] = (112, 110, 108)  # a card in shade
+    log_ratio, table = table_relative(np.clip(img, 0, 255).astype(np.uint8), PROFILE)
+    fg = foreground(log_ratio, off_table(log_ratio, table_palette(log_ratio, PROFILE)), table, PROFILE)
+    assert fg[200:240, 280:320].mean() > 0.9
+    assert not fg[30:150, 420:600].any() and not fg[300:440, 420:600].any()
