@@ -50,7 +50,8 @@ def calibrate_from_photo(rgb: np.ndarray, profile: Profile, out: str) -> tuple[P
     prototypes = {c: tuple(np.round(np.median(adjusted[[k for k, x in enumerate(colors) if x == c]], axis=0), 4))
                   for c in COLOR_ORDER}
     residual = [np.linalg.norm(adjusted[k] - prototypes[c]) for k, c in enumerate(colors)]
-    model = ColorModel(prototypes, profile.colors.table_gain, round(max(float(np.median(residual)), 0.05), 4))
+    model = ColorModel(prototypes, profile.colors.table_gain, round(max(float(np.median(residual)), 0.05), 4),
+                       profile.colors.brightness_weight)
     name = Path(out).stem
     fitted = dataclasses.replace(profile, name=name, colors=model)
     path = Path(out) if out.endswith(".json") or "/" in out else PROFILE_DIR / f"{out}.json"

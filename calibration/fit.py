@@ -12,8 +12,9 @@ from .profile import COLOR_ORDER, ColorModel
 
 
 def fit_color_model(features: np.ndarray, chromas: np.ndarray, colors: list[str],
-                    fit_gain: bool = True) -> ColorModel:
-    """``features``: (N, 3) float; ``chromas``: (N, 3) float; ``colors``: N colour names.
+                    brightness_weight: dict[str, float], fit_gain: bool = True) -> ColorModel:
+    """``features``: (N, 3) float; ``chromas``: (N, 3) float; ``colors``: N colour names;
+    ``brightness_weight``: kept as given (see :class:`ColorModel`).
 
     With ``fit_gain`` false (one photo, one table) the table gain is zero and the prototypes
     absorb the table. Raises ValueError if a colour has no sample.
@@ -32,7 +33,8 @@ def fit_color_model(features: np.ndarray, chromas: np.ndarray, colors: list[str]
     residual = features - design @ coef
     spread = float(np.median(np.linalg.norm(residual, axis=1)))
     return ColorModel(prototypes={c: tuple(np.round(prototypes[k], 4)) for k, c in enumerate(COLOR_ORDER)},
-                      table_gain=tuple(tuple(np.round(row, 4)) for row in gain), spread=round(spread, 4))
+                      table_gain=tuple(tuple(np.round(row, 4)) for row in gain), spread=round(spread, 4),
+                      brightness_weight=dict(brightness_weight))
 
 
 def separation(features: np.ndarray, chromas: np.ndarray, colors: list[str], model: ColorModel) -> dict:
@@ -51,5 +53,6 @@ def separation(features: np.ndarray, chromas: np.ndarray, colors: list[str], mod
 
 
 def color_distances(features: np.ndarray, chromas: np.ndarray, model: ColorModel) -> np.ndarray:
-    """(N, 5) Euclidean distances of each feature to each colour's table-adjusted prototype."""
-    return np.linalg.norm(np.asarray(features)[:, None, :] - model.expected(chromas), axis=2)
+    """(N, 5) distances (:meth:`ColorModel.distance`) of each feature to each colour's
+    table-adjusted prototype."""
+    return model.distance(np.asarray(features)[:, None, :] - model.expected(chromas))

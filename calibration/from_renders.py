@@ -51,7 +51,7 @@ def main() -> None:
             features.append(f)
             chromas.append(t)
             colors.append(c)
-    model = fit_color_model(np.array(features), np.array(chromas), colors)
+    model = fit_color_model(np.array(features), np.array(chromas), colors, profile.colors.brightness_weight)
     report = separation(np.array(features), np.array(chromas), colors, model)
     save_profile(dataclasses.replace(profile, colors=model), args.out)
     print(f"{len(colors)} pieces; accuracy {report['accuracy']:.4f}, "

@@ -28,12 +28,28 @@ class ColorModel:
     """Piece colours in table-relative log-ratio space (see ``vision.colour``).
 
     A piece's feature is modelled as ``prototypes[colour] + table_gain @ table_chroma``;
-    ``spread`` is the typical distance of a piece from its prototype (log units).
+    ``spread`` is the typical distance of a piece from its prototype (log units). A
+    feature's distance from a prototype counts its brightness part (along (1, 1, 1)) times
+    ``brightness_weight[colour]``: glossy black shows what it reflects, from near black to
+    grey, so its brightness tells less than a tinted piece's.
     """
 
     prototypes: dict[str, tuple[float, float, float]]
     table_gain: tuple[tuple[float, float, float], ...]
     spread: float
+    brightness_weight: dict[str, float]
+
+    def distance(self, residual: np.ndarray) -> np.ndarray:
+        """Distances (..., 5) of residuals (..., 5, 3) from each colour's prototype (feature
+        minus expected, COLOR_ORDER): the chroma part in full, the brightness part weighted."""
+        residual = np.asarray(residual, np.float64)
+        brightness = residual.mean(axis=-1)
+        chroma = residual - brightness[..., None]
+        return np.sqrt((chroma ** 2).sum(axis=-1) + 3 * self.brightness_weights() * brightness ** 2)
+
+    def brightness_weights(self) -> np.ndarray:
+        """(5,) float64 ``brightness_weight`` in COLOR_ORDER."""
+        return np.array([self.brightness_weight[c] for c in COLOR_ORDER], dtype=np.float64)
 
     def prototype_array(self) -> np.ndarray:
         """(5, 3) float64 prototypes in COLOR_ORDER."""
@@ -131,7 +147,8 @@ def profile_from_json(data: dict, source: str = "profile") -> Profile:
         colors = data["colors"]
         model = ColorModel(prototypes={c: tuple(map(float, colors["prototypes"][c])) for c in COLOR_ORDER},
                            table_gain=tuple(tuple(map(float, row)) for row in colors["table_gain"]),
-                           spread=float(colors["spread"]))
+                           spread=float(colors["spread"]),
+                           brightness_weight={c: float(colors["brightness_weight"][c]) for c in COLOR_ORDER})
         names = {f.name for f in fields(Profile)} - {"colors"}
         values = {k: data[k] for k in names}
         low, high = map(float, values["shading_slope_range"])

@@ -34,7 +34,7 @@ def classify_colors(features: np.ndarray, chromas: np.ndarray, model: ColorModel
     expected = model.expected(chromas)
     offset = np.zeros(3)
     for _ in range(8):
-        dist = np.linalg.norm(features[:, None, :] - offset - expected, axis=2)
+        dist = model.distance(features[:, None, :] - offset - expected)
         labels = _capacity_limited(dist)
         if len(features) < 5:
             break
@@ -71,7 +71,7 @@ def shading_slope(features: np.ndarray, chromas: np.ndarray, levels: np.ndarray,
     line = np.array([offset[0], 0.0])
     for _ in range(10):
         shift = (design @ line)[:, None, None]
-        labels = _capacity_limited(np.linalg.norm(features[:, None, :] - shift - expected, axis=2))
+        labels = _capacity_limited(model.distance(features[:, None, :] - shift - expected))
         chosen = expected[np.arange(len(features)), labels]
         informative = chosen > informative_above
         residual = np.array([np.median(r[keep] if keep.any() else r)
@@ -101,7 +101,7 @@ def color_costs(features: np.ndarray, chromas: np.ndarray, model: ColorModel, of
     float), given the photo's ``offset`` (3,) from :func:`classify_colors`: the negative log
     likelihood ``(distance / spread)^2 / 2`` up to a shared constant."""
     expected = model.expected(chromas)
-    dist = np.linalg.norm(np.asarray(features, np.float64)[:, None, :] - offset - expected, axis=2)
+    dist = model.distance(np.asarray(features, np.float64)[:, None, :] - offset - expected)
     return 0.5 * (dist / max(model.spread, 1e-6)) ** 2
 
 

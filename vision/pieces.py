@@ -89,9 +89,12 @@ def _opened(where: np.ndarray, values: np.ndarray) -> np.ndarray:
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 
 
-def pixel_labels(log_ratio: np.ndarray, fg: np.ndarray, expected: np.ndarray, window: int = 5) -> np.ndarray:
+def pixel_labels(log_ratio: np.ndarray, fg: np.ndarray, expected: np.ndarray, brightness_weight: np.ndarray,
+                 window: int = 5) -> np.ndarray:
     """Colour index per pixel (int8 (H, W)): 0..4 in COLOR_ORDER (nearest of ``expected``,
-    (5, 3) log ratios, by majority in a ``window`` square), -1 where ``fg`` is false."""
+    (5, 3) log ratios, each colour's brightness part weighted by ``brightness_weight`` (5,)
+    as in :meth:`ColorModel.distance`, by majority in a ``window`` square), -1 where ``fg``
+    is false."""
     out = np.full(fg.shape, -1, np.int8)
     if not fg.any():
         return out
@@ -99,17 +102,21 @@ def pixel_labels(log_ratio: np.ndarray, fg: np.ndarray, expected: np.ndarray, wi
     margin = window // 2 + 1
     x0, y0 = max(x - margin, 0), max(y - margin, 0)
     box = (slice(y0, y + h + margin), slice(x0, x + w + margin))
-    out[box] = _labels_in(log_ratio[box], fg[box], expected, window)
+    out[box] = _labels_in(log_ratio[box], fg[box], expected, brightness_weight, window)
     return out
 
 
-def _labels_in(log_ratio: np.ndarray, fg: np.ndarray, expected: np.ndarray, window: int) -> np.ndarray:
+def _labels_in(log_ratio: np.ndarray, fg: np.ndarray, expected: np.ndarray, brightness_weight: np.ndarray,
+               window: int) -> np.ndarray:
     """:func:`pixel_labels` over the whole of its (h, w) inputs."""
     channels = [log_ratio[..., c] for c in range(3)]
     nearest = np.zeros(fg.shape, np.int8)
     best = None
     for k, e in enumerate(expected):  # running minimum: no (H, W, 5) stack
-        dist = sum((channels[c] - np.float32(e[c])) ** 2 for c in range(3))
+        residual = [channels[c] - np.float32(e[c]) for c in range(3)]
+        dist = sum(r ** 2 for r in residual)
+        if brightness_weight[k] != 1:  # the squares less (1 - weight) x the brightness part's
+            dist -= np.float32((1 - brightness_weight[k]) / 3) * (residual[0] + residual[1] + residual[2]) ** 2
         if best is None:
             best = dist
         else:
@@ -163,7 +170,8 @@ def find_blobs(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray,
             medians -= slope * (levels - np.median(levels))[:, None]
         _, offset = classify_colors(medians, chromas, profile.colors, profile.informative_above)
         expected = expected + offset
-    labels = pixel_labels(log_ratio, fg, expected, max(5, int(profile.label_window_side * scale) | 1))
+    labels = pixel_labels(log_ratio, fg, expected, profile.colors.brightness_weights(),
+                          max(5, int(profile.label_window_side * scale) | 1))
     blobs: list[Blob] = []
     for k in range(len(COLOR_ORDER)):
         mask = (labels == k).astype(np.uint8)

@@ -1,5 +1,7 @@
 """Table-relative colour, colour classification and candidate finding on small synthetic
 photos: a lit table with pieces drawn as squares tinted like the default profile says."""
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -7,7 +9,7 @@ from calibration import load_profile
 from calibration.profile import COLOR_ORDER
 from vision.classify import MAX_PER_COLOR, classify_colors, color_confidence, color_costs, shading_slope
 from vision.colour import off_table, table_chroma, table_palette, table_relative
-from vision.pieces import find_blobs, foreground
+from vision.pieces import find_blobs, foreground, pixel_labels
 
 PROFILE = load_profile()
 
@@ -281,3 +283,27 @@ def test_on_a_dark_table_a_grey_black_piece_is_kept_and_a_shaded_card_is_not():
     fg = foreground(log_ratio, off_table(log_ratio, table_palette(log_ratio, PROFILE)), table, PROFILE)
     assert fg[200:240, 280:320].mean() > 0.9
     assert not fg[30:150, 420:600].any() and not fg[300:440, 420:600].any()
+
+
+def test_black_brightness_counts_less_than_its_hue():
+    """Glossy black shows what it reflects: a black piece a little brighter than black's
+    prototype, among glowing tinted pieces, is black, though by plain distance it is
+    nearer blue (black's darker neighbour in hue)."""
+    rng = np.random.default_rng(23)
+    truth = np.repeat(np.arange(4), 3)
+    protos = PROFILE.colors.prototype_array()
+    features = np.vstack([protos[truth] + rng.normal(0, 0.03, (len(truth), 3)), protos[4] + 0.36]) + 0.9
+    plain = dataclasses.replace(PROFILE.colors, brightness_weight=dict.fromkeys(COLOR_ORDER, 1.0))
+    chromas = np.zeros((len(features), 3))
+    assert classify_colors(features, chromas, plain, PROFILE.informative_above)[0][-1] == COLOR_ORDER.index("blue")
+    labels, _ = classify(features)
+    assert labels.tolist() == truth.tolist() + [COLOR_ORDER.index("black")]
+    residual = rng.normal(0, 0.3, (4, 5, 3))
+    assert plain.distance(residual) == pytest.approx(np.linalg.norm(residual, axis=2))
+
+
+def test_pixel_labels_weigh_brightness_like_the_colour_model():
+    log_ratio = np.random.default_rng(24).normal(-0.3, 0.6, (20, 30, 3)).astype(np.float32)
+    expected = PROFILE.colors.prototype_array()
+    labels = pixel_labels(log_ratio, np.ones((20, 30), bool), expected, PROFILE.colors.brightness_weights(), window=1)
+    assert (labels == PROFILE.colors.distance(log_ratio[:, :, None, :] - expected).argmin(axis=2)).all()
