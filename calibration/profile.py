@@ -86,6 +86,8 @@ class Profile:
     paper_fraction: float
     grey_fraction: float
     grey_max_side: float
+    glow_offset: float
+    glow_shadow_depth: float
     split_gap_side: float
     merge_distance_side: float
     min_blob_side: float

@@ -147,7 +147,10 @@ def find_blobs(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray,
     light shifted all colours (one offset), and how much of the table's brightness from
     place to place the pieces do not share (:func:`classify.shading_slope`: a glossy table's
     sheen). Then that sheen is taken out, within the brightness range the regions span, and
-    pixels are labelled with shifted prototypes.
+    pixels are labelled with shifted prototypes. Where that shift says the pieces glow (more
+    than ``glow_offset`` brighter than the table lets expect: light passing through tinted
+    plastic over a dark table), pixels over ``glow_shadow_depth`` darker than the table in
+    every channel are shadows, not pieces.
     """
     fg = foreground(log_ratio, strength, table, profile)
     mean_table = cv2.mean(table, mask=(~fg).astype(np.uint8))[:3] if (~fg).any() else table.reshape(-1, 3).mean(axis=0)
@@ -170,6 +173,8 @@ def find_blobs(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray,
             medians -= slope * (levels - np.median(levels))[:, None]
         _, offset = classify_colors(medians, chromas, profile.colors, profile.informative_above)
         expected = expected + offset
+        if offset[0] > profile.glow_offset:  # the pieces glow: what is darker than the table is shadow
+            fg = fg & (log_ratio.max(axis=2) > -profile.glow_shadow_depth)
     labels = pixel_labels(log_ratio, fg, expected, profile.colors.brightness_weights(),
                           max(5, int(profile.label_window_side * scale) | 1))
     blobs: list[Blob] = []

@@ -307,3 +307,21 @@ def test_pixel_labels_weigh_brightness_like_the_colour_model():
     expected = PROFILE.colors.prototype_array()
     labels = pixel_labels(log_ratio, np.ones((20, 30), bool), expected, PROFILE.colors.brightness_weights(), window=1)
     assert (labels == PROFILE.colors.distance(log_ratio[:, :, None, :] - expected).argmin(axis=2)).all()
+
+
+def test_shadows_of_glowing_pieces_on_a_dark_table_are_not_pieces():
+    """Over a dark table light passing through the tinted plastic makes the pieces brighter
+    than the table lets expect; the shadows they cast beside them are darker than the table
+    in every channel, and are not read as (black) pieces."""
+    img = table_photo(table=(45, 42, 40))
+    layout = [(color, 40 + 56 * i) for i, color in enumerate(["red", "yellow", "green", "blue"] * 2 + ["red", "green"])]
+    for color, x in layout:
+        img[200:232, x + 32:x + 46] *= 0.55  # the shadow, on the side away from the lamp
+        tint(img, color, x, 200, 32)
+        img[200:232, x:x + 32] *= 1.8  # the glow
+    img[380:470, 400:600] = (225, 222, 215)  # a rule card: the photo's white
+    log_ratio, table = table_relative(np.clip(img, 0, 255).astype(np.uint8), PROFILE)
+    blobs, _, _ = find_blobs(log_ratio, off_table(log_ratio, table_palette(log_ratio, PROFILE)), table, PROFILE)
+    read = sorted((b.center[0] - 16, COLOR_ORDER[b.color_index]) for b in blobs)
+    assert [color for _, color in read] == [color for color, _ in layout]
+    assert np.abs(np.array([x for x, _ in read]) - [x for _, x in layout]).max() < 3
