@@ -1,8 +1,10 @@
 """Finding piece candidates: blobs of one colour that stand out from the table.
 
-Works on the table-relative log ratio of :mod:`vision.colour`. Pixels far from the table are
-labelled with their nearest colour prototype, labels are smoothed, and each colour's regions
-are split into single pieces where two touch (distance-transform peaks and a watershed).
+Works on the table-relative log ratio of :mod:`vision.colour`. Pixels far from the table
+(paper and glare left out) are labelled with their nearest colour prototype, once the
+photo's shared brightness offset and the table's sheen are measured on the colour-blind
+regions; labels are smoothed, and each colour's regions are split into single pieces where
+two touch (distance-transform peaks and a watershed).
 """
 from __future__ import annotations
 
