@@ -73,9 +73,10 @@ def foreground(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray, p
     weak = _opened(candidate, ~grey)
     grey_patches = _opened(candidate, grey & ~white)
     count, patches, stats, _ = cv2.connectedComponentsWithStats(grey_patches, connectivity=8)
-    small = stats[:, cv2.CC_STAT_AREA] <= (profile.grey_max_side * typical_piece_side(weak > 0)) ** 2
-    small[0] = False
-    weak |= small[patches].astype(np.uint8)
+    if count > 1:  # the typical piece is measured only where there is grey to judge
+        small = stats[:, cv2.CC_STAT_AREA] <= (profile.grey_max_side * typical_piece_side(weak > 0)) ** 2
+        small[0] = False
+        weak |= small[patches].astype(np.uint8)
     count, regions = cv2.connectedComponents(weak, connectivity=8)
     strong = np.zeros(count, bool)
     strong[regions[strength > profile.foreground_strong_factor * profile.foreground_threshold]] = True

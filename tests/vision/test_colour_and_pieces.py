@@ -288,7 +288,7 @@ def test_on_a_dark_table_a_grey_black_piece_is_kept_and_a_shaded_card_is_not():
 def test_black_brightness_counts_less_than_its_hue():
     """Glossy black shows what it reflects: a black piece a little brighter than black's
     prototype, among glowing tinted pieces, is black, though by plain distance it is
-    nearer blue (black's darker neighbour in hue)."""
+    nearer blue, which differs from black mostly in brightness."""
     rng = np.random.default_rng(23)
     truth = np.repeat(np.arange(4), 3)
     protos = PROFILE.colors.prototype_array()
