@@ -68,17 +68,19 @@ class Detection:
 
 
 def build_detection(reading, image_size, profile, seconds: float) -> Detection:
-    """Normalise a :class:`vision.cells.CityReading` (min row and col 0) into a Detection."""
-    if reading.pieces:
-        c0 = min(p.col for p in reading.pieces)
-        r0 = min(p.row for p in reading.pieces)
-    else:
-        c0 = r0 = 0
-    shift = np.array([[1, 0, c0], [0, 1, r0], [0, 0, 1]], np.float64)
-    H = reading.grid.H @ shift
-    pieces = [DetectedPiece(p.row - r0, p.col - c0, COLOR_ORDER[p.color_index], p.size, p.level,
+    """Normalise a :class:`vision.cells.CityReading` into a Detection: the columns run along
+    the grid direction nearest the photo's rightward (so row 0 is at the top), and the least
+    row and column are 0."""
+    turn = _upright_turn(reading.grid.H, [(p.col, p.row) for p in reading.pieces])
+    cells = [tuple(int(v) for v in turn @ (p.col, p.row)) for p in reading.pieces]
+    c0, r0 = (int(v) for v in np.min(cells, axis=0)) if cells else (0, 0)
+    back = np.eye(3)
+    back[:2, :2] = turn.T  # a quarter turn's inverse is its transpose
+    back[:2, 2] = turn.T @ (c0, r0)
+    H = reading.grid.H @ back
+    pieces = [DetectedPiece(row - r0, col - c0, COLOR_ORDER[p.color_index], p.size, p.level,
                             p.confidence, p.center, p.outline)
-              for p in sorted(reading.pieces, key=lambda p: (p.row, p.col, p.level))]
+              for p, (col, row) in sorted(zip(reading.pieces, cells), key=lambda pc: (pc[1][1], pc[1][0], pc[0].level))]
     warnings = []
     unsure = [p for p in pieces if p.confidence < profile.max_uncertain_confidence]
     if unsure:
@@ -89,3 +91,21 @@ def build_detection(reading, image_size, profile, seconds: float) -> Detection:
     if len(reading.grid.residual) and np.median(reading.grid.residual) > 0.3:
         warnings.append("the pieces do not sit on a clear grid; check the cells")
     return Detection(pieces, H / H[2, 2], image_size, tilt, reading.grid_pitch_mm, warnings, seconds)
+
+
+def _upright_turn(H: np.ndarray, cells: list[tuple[int, int]]) -> np.ndarray:
+    """The quarter turn (2, 2) int of grid (col, row) after which the column direction at the
+    middle of ``cells`` points within 45 degrees of the photo's rightward (x): the grid found
+    may start from either of its two directions, and near 45 degrees the choice flips."""
+    centre = np.mean(cells, axis=0) if cells else np.zeros(2)
+    points = np.array([centre, centre + (1, 0), centre + (0, 1)])
+    projected = np.hstack([points, np.ones((3, 1))]) @ H.T
+    xy = projected[:, :2] / projected[:, 2:]
+    jacobian = np.stack([xy[1] - xy[0], xy[2] - xy[0]], axis=1)  # image change per col, per row
+    quarter = np.array([[0, -1], [1, 0]])
+    for k in range(4):
+        turn = np.linalg.matrix_power(quarter, k)
+        dx, dy = jacobian @ turn.T[:, 0]  # the image direction of the turned grid's column axis
+        if -45 < np.degrees(np.arctan2(dy, dx)) <= 45:
+            return turn
+    return np.eye(2, dtype=int)

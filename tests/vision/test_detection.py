@@ -1,0 +1,40 @@
+"""Normalising a reading into a Detection: the columns run along the grid direction nearest
+the photo's rightward, whichever of its two directions the grid was found from."""
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from calibration import load_profile
+from vision.cells import Reading
+from vision.detection import build_detection
+
+
+def reading_along(angle_deg, cells):
+    """A reading whose grid's column axis points ``angle_deg`` from the photo's x axis (y
+    down), 40 pixels a cell, with one small red piece on each (col, row) of ``cells``."""
+    a = np.radians(angle_deg)
+    H = np.array([[40 * np.cos(a), -40 * np.sin(a), 300.0], [40 * np.sin(a), 40 * np.cos(a), 300.0], [0, 0, 1]])
+    pieces = []
+    for col, row in cells:
+        x, y, w = H @ (col, row, 1)
+        pieces.append(Reading(col, row, 0, 1, 0, 0.9, (x / w, y / w), np.zeros((4, 2))))
+    grid = SimpleNamespace(H=H, residual=np.zeros(len(cells)))
+    return SimpleNamespace(grid=grid, pieces=pieces, camera=SimpleNamespace(tilt_deg=0.0), grid_pitch_mm=32.0)
+
+
+@pytest.mark.parametrize("angle", [-130, -50, 40, 50, 95, 170])
+def test_columns_run_along_the_direction_nearest_rightward(angle):
+    """Three pieces in a line along the grid direction nearest the photo's rightward lie in
+    one row, left to right, whichever grid direction the reading was found from."""
+    # the grid's directions +col, +row, -col, -row point at angle, angle + 90, ... (y down)
+    k = next(k for k in range(4) if -45 < (angle + 90 * k + 180) % 360 - 180 <= 45)
+    step = [(1, 0), (0, 1), (-1, 0), (0, -1)][k]
+    line = [(m * step[0], m * step[1]) for m in range(3)]
+    detection = build_detection(reading_along(angle, line), (800, 600), load_profile(), 0.0)
+    cells = [(p.row, p.col) for p in detection.pieces]
+    xs = [p.center[0] for p in detection.pieces]
+    assert cells == [(0, 0), (0, 1), (0, 2)] and xs == sorted(xs)
+    for p in detection.pieces:  # the homography maps each new cell onto its piece
+        x, y, w = detection.homography @ (p.col, p.row, 1)
+        assert (x / w, y / w) == pytest.approx(p.center)
