@@ -8,6 +8,8 @@ import numpy as np
 from calibration.profile import COLOR_ORDER
 from scorer import City, Piece, check_legality
 
+from .camera import apply_homography
+
 
 @dataclass(frozen=True)
 class DetectedPiece:
@@ -98,9 +100,7 @@ def _upright_turn(H: np.ndarray, cells: list[tuple[int, int]]) -> np.ndarray:
     middle of ``cells`` points within 45 degrees of the photo's rightward (x): the grid found
     may start from either of its two directions, and near 45 degrees the choice flips."""
     centre = np.mean(cells, axis=0) if cells else np.zeros(2)
-    points = np.array([centre, centre + (1, 0), centre + (0, 1)])
-    projected = np.hstack([points, np.ones((3, 1))]) @ H.T
-    xy = projected[:, :2] / projected[:, 2:]
+    xy = apply_homography(H, np.array([centre, centre + (1, 0), centre + (0, 1)]))
     jacobian = np.stack([xy[1] - xy[0], xy[2] - xy[0]], axis=1)  # image change per col, per row
     quarter = np.array([[0, -1], [1, 0]])
     for k in range(4):
