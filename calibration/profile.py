@@ -78,9 +78,13 @@ class Profile:
     shadow_min_width_frac: float
     shadow_depth: float
     table_palette_size: int
+    print_palette_size: int
     table_palette_spread: float
     foreground_threshold: float
     foreground_strong_factor: float
+    tint_margin: float
+    tint_window: int
+    tint_brightness_range: float
     noise_factor: float
     absorb_fraction: float
     paper_fraction: float

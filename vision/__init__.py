@@ -19,7 +19,7 @@ import numpy as np
 from calibration import Profile, load_profile
 
 from .cells import read_pieces
-from .colour import off_table, plain_table, table_noise, table_palette, table_relative
+from .colour import off_table_strength, plain_table, table_noise, table_palette, table_relative
 from .detection import DetectedPiece, Detection, build_detection
 from .errors import BoardNotFound, PhotoError, VisionError
 from .load import load_photo
@@ -43,7 +43,9 @@ def analyze(rgb, profile: Profile | None = None) -> Detection:
     plain = plain_table(palette, profile)
     if plain:  # on a printed cloth the print, not grain, makes the fine detail
         profile = _for_grain(profile, table_noise(log_ratio, profile))
-    strength = off_table(log_ratio, palette)
+    else:  # a print's colours, and the blends at their edges, each need an entry
+        palette = table_palette(log_ratio, profile, profile.print_palette_size)
+    strength = off_table_strength(log_ratio, palette, table, plain, profile)
     blobs, side, log_ratio = find_blobs(log_ratio, strength, table, profile)
     if not blobs:
         raise BoardNotFound("no pieces found: is the whole city in the photo, on a plain table?")

@@ -11,8 +11,11 @@ import cv2
 import numpy as np
 
 from calibration import Profile
+from calibration.profile import COLOR_ORDER
 
 _SECTORS = 16  # angular sectors of the border ring, to tell a pattern from a thing lying there
+_OPAQUE = ("black",)  # glossy black shows itself, not the table under it
+_NEAR_PRINT = 0.1  # log units: a pixel this near a print colour is judged as that colour
 _EPS = 4.0  # added to 8-bit values before the log: keeps dark noise from exploding
 
 
@@ -102,9 +105,10 @@ def _smooth_surface(log_image: np.ndarray, degree: int = 4, rounds: int = 6) -> 
     return (basis @ coef).reshape(h, w, 3).astype(np.float32)
 
 
-def table_palette(log_ratio: np.ndarray, profile: Profile) -> np.ndarray:
+def table_palette(log_ratio: np.ndarray, profile: Profile, size: int | None = None) -> np.ndarray:
     """The table's own colours relative to its local mean: (K, 3) float32 log ratios, the
-    k-means centres of the border ring (where only table is expected). A plain table gives
+    ``size`` (default ``table_palette_size``) k-means centres of the border ring (where only
+    table is expected). A plain table gives
     centres near 0; a patterned cloth gives one centre per colour of its pattern. A pattern
     runs all round the ring; a colour seen in under ``table_palette_spread`` of the ring's
     sectors is a thing lying there (a card), and its centre is dropped."""
@@ -119,7 +123,8 @@ def table_palette(log_ratio: np.ndarray, profile: Profile) -> np.ndarray:
     sample = np.ascontiguousarray(ring[::step], dtype=np.float32)
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1e-3)
     cv2.setRNGSeed(1)  # k-means seeding must not make two runs on one photo differ
-    _, labels, centres = cv2.kmeans(sample, profile.table_palette_size, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
+    _, labels, centres = cv2.kmeans(sample, size or profile.table_palette_size, None, criteria, 2,
+                                    cv2.KMEANS_PP_CENTERS)
     counts = np.zeros((len(centres), _SECTORS))
     np.add.at(counts, (labels.ravel(), sectors[::step]), 1)
     present = counts >= 0.01 * np.maximum(counts.sum(axis=0, keepdims=True), 1)
@@ -170,10 +175,85 @@ def off_table(log_ratio: np.ndarray, palette: np.ndarray) -> np.ndarray:
     out = np.full(log_ratio.shape[:2], np.inf, np.float32)
     channels = [log_ratio[..., c] for c in range(3)]
     for centre in palette:
-        far = np.maximum(np.maximum(np.abs(channels[0] - centre[0]), np.abs(channels[1] - centre[1])),
-                         np.abs(channels[2] - centre[2]))
-        np.minimum(out, far, out=out)
+        np.minimum(out, _channel_distance(channels, centre), out=out)
     return out
+
+
+def off_table_strength(log_ratio: np.ndarray, palette: np.ndarray, table: np.ndarray, plain: bool,
+                       profile: Profile) -> np.ndarray:
+    """How strongly each pixel stands out from the table: float32 (H, W), its distance to the
+    table's ``palette`` (:func:`off_table`); on a printed table (not ``plain``) at least the
+    :func:`tint_evidence` of the translucent colours, scaled so that ``tint_margin`` of it
+    counts as ``foreground_threshold``. ``log_ratio`` and ``table``: float32 (H, W, 3) from
+    :func:`table_relative`."""
+    strength = off_table(log_ratio, palette)
+    if plain:
+        return strength
+    expected = profile.colors.expected(table_chroma(table.reshape(-1, 3).mean(axis=0)))[0]
+    tints = expected[[k for k, c in enumerate(COLOR_ORDER) if c not in _OPAQUE]]
+    evidence = tint_evidence(log_ratio, palette, tints, profile.tint_window, profile.tint_brightness_range)
+    return np.maximum(strength, evidence * np.float32(profile.foreground_threshold / profile.tint_margin))
+
+
+def tint_evidence(log_ratio: np.ndarray, palette: np.ndarray, tints: np.ndarray, window: int,
+                  brightness_range: float) -> np.ndarray:
+    """How much better the table's print seen through tinted plastic explains each pixel's
+    neighbourhood than the bare print: float32 (H, W), the mean over a ``window`` square of
+    (distance to the nearest ``palette`` colour, as in :func:`off_table`) minus (the same
+    distance to the palette colours shifted by one of ``tints``, each free to be up to
+    ``brightness_range`` brighter or darker alike in every channel: how the light on the
+    pieces differs from that on the table is not known yet). ``log_ratio``: float32 (H, W,
+    3); ``palette``: (K, 3) from :func:`table_palette`; ``tints``: (T, 3) log ratios of the
+    translucent pieces' colours.
+
+    A tinted piece multiplies whatever print lies under it by its tint: over a print that
+    holds its own colour (blue pieces on a blue check) its pixels are near some print
+    colour, but nearer still to a tinted one. Negative on the bare table.
+
+    Both distances change by at most as much as the pixel does, so for a pixel within
+    ``_NEAR_PRINT`` of a print colour the second is taken as that print colour's own."""
+    palette = np.asarray(palette, np.float32)
+    tinted = (palette[:, None, :] + np.asarray(tints, np.float32)[None]).reshape(-1, 3)
+    bare, nearest = _nearest_entry(log_ratio, palette)
+    far = bare >= _NEAR_PRINT
+    through_tint = _shifted_distance(palette, tinted, brightness_range)[nearest]
+    through_tint[far] = _shifted_distance(log_ratio[far], tinted, brightness_range)
+    return cv2.blur(bare - through_tint, (window, window))
+
+
+def _nearest_entry(log_ratio: np.ndarray, entries: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`off_table` to ``entries`` ((K, 3) log ratios) and the index (int8 (H, W)) of
+    the nearest entry."""
+    best = np.full(log_ratio.shape[:2], np.inf, np.float32)
+    index = np.zeros(log_ratio.shape[:2], np.int8)
+    channels = [log_ratio[..., c] for c in range(3)]
+    for k, entry in enumerate(entries):
+        far = _channel_distance(channels, entry)
+        index[far < best] = k
+        np.minimum(best, far, out=best)
+    return best, index
+
+
+def _channel_distance(channels: list[np.ndarray], entry: np.ndarray) -> np.ndarray:
+    """Largest channel difference (float32 (H, W)) between three channels (each (H, W))
+    and one colour ``entry`` (3,)."""
+    return np.maximum(np.maximum(np.abs(channels[0] - entry[0]), np.abs(channels[1] - entry[1])),
+                      np.abs(channels[2] - entry[2]))
+
+
+def _shifted_distance(values: np.ndarray, entries: np.ndarray, brightness_range: float) -> np.ndarray:
+    """Distance (N,) float32 from each of ``values`` ((N, 3) log ratios) to the nearest of
+    ``entries`` ((M, 3)) shifted alike in every channel by up to ``brightness_range``: the
+    largest channel difference after the best such shift."""
+    channels = [np.ascontiguousarray(values[:, c], dtype=np.float32) for c in range(3)]
+    best = np.full(len(values), np.inf, np.float32)
+    for entry in entries:
+        residual = [channels[c] - np.float32(entry[c]) for c in range(3)]
+        high = np.maximum(np.maximum(residual[0], residual[1]), residual[2])
+        low = np.minimum(np.minimum(residual[0], residual[1]), residual[2])
+        shift = np.clip((high + low) * np.float32(0.5), -brightness_range, brightness_range)
+        np.minimum(best, np.maximum(high - shift, shift - low), out=best)
+    return best
 
 
 def table_chroma(table_rgb: np.ndarray) -> np.ndarray:

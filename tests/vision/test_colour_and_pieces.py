@@ -8,7 +8,7 @@ import pytest
 from calibration import load_profile
 from calibration.profile import COLOR_ORDER
 from vision.classify import MAX_PER_COLOR, classify_colors, color_confidence, color_costs, shading_slope
-from vision.colour import off_table, table_chroma, table_palette, table_relative
+from vision.colour import off_table, off_table_strength, table_chroma, table_palette, table_relative
 from vision.pieces import find_blobs, foreground, pixel_labels
 
 PROFILE = load_profile()
@@ -177,6 +177,55 @@ def test_a_plain_table_is_plain_and_a_gingham_cloth_is_not():
     for img, expected in ((plain, True), (gingham, False)):
         log_ratio, _ = table_relative(np.clip(img, 0, 255).astype(np.uint8), PROFILE)
         assert plain_table(table_palette(log_ratio, PROFILE), PROFILE) is expected
+
+
+def own_colour_check(color="blue", pieces=(200, 320, 440)):
+    """A light cloth checked with squares of ``color``'s own tint (a little darker), and
+    pieces of ``color`` (side 48) at x = ``pieces``, y = 200: where a piece lies over the
+    light squares it looks much like the print's own squares."""
+    img = table_photo(table=(190, 190, 190))
+    ys, xs = np.mgrid[0:img.shape[0], 0:img.shape[1]]
+    own = np.array(PROFILE.colors.prototypes[color]) + np.array(PROFILE.colors.table_gain) @ table_chroma(img[0, 0])
+    img[((ys // 12) + (xs // 12)) % 2 == 0] *= (0.85 * np.exp(own)).astype(np.float32)
+    inside = np.zeros(img.shape[:2], bool)
+    for x in pieces:
+        tint(img, color, x, 200, 48)
+        inside[206:242, x + 6:x + 42] = True
+    log_ratio, table = table_relative(np.clip(img, 0, 255).astype(np.uint8), PROFILE)
+    return log_ratio, table, inside
+
+
+def test_pieces_tinting_a_print_of_their_own_colour_stand_out_by_the_tint():
+    from vision.colour import plain_table
+
+    log_ratio, table, inside = own_colour_check()
+    assert not plain_table(table_palette(log_ratio, PROFILE), PROFILE)
+    palette = table_palette(log_ratio, PROFILE, PROFILE.print_palette_size)
+    threshold = PROFILE.foreground_threshold
+    bare = off_table(log_ratio, palette)
+    strength = off_table_strength(log_ratio, palette, table, False, PROFILE)
+    assert (bare[inside] > threshold).mean() < 0.6  # half the piece looks like the print
+    assert (strength[inside] > threshold).mean() > 0.85
+    assert (strength[:150] > threshold).mean() < 0.001 and (strength[300:] > threshold).mean() < 0.001
+
+
+def test_tint_evidence_is_negative_on_the_bare_print_and_positive_under_a_piece():
+    from vision.colour import tint_evidence
+
+    log_ratio, table, inside = own_colour_check()
+    palette = table_palette(log_ratio, PROFILE, PROFILE.print_palette_size)
+    tints = PROFILE.colors.expected(table_chroma(table.reshape(-1, 3).mean(axis=0)))[0][:4]
+    evidence = tint_evidence(log_ratio, palette, tints, PROFILE.tint_window, PROFILE.tint_brightness_range)
+    assert np.median(evidence[inside]) > PROFILE.tint_margin
+    assert np.percentile(evidence[300:], 99.9) < 0
+
+
+def test_on_a_plain_table_the_strength_is_the_distance_to_the_table():
+    img = table_photo()
+    tint(img, "blue", 300, 200, 40)
+    log_ratio, table = table_relative(np.clip(img, 0, 255).astype(np.uint8), PROFILE)
+    palette = table_palette(log_ratio, PROFILE)
+    assert np.array_equal(off_table_strength(log_ratio, palette, table, True, PROFILE), off_table(log_ratio, palette))
 
 
 def test_the_typical_piece_side_is_not_set_by_many_specks_of_texture():
