@@ -247,10 +247,11 @@ def _edged_piece_in_cell(reading: CityReading, cell, shapes, box, explained, edg
     """The black piece on ``cell`` (col, row) of a dim plain table that matches the table in
     colour and brightness (glossy black reflects the room, and can look just like a dark
     table), or None. Such a piece still shows its outline and the ridges between its faces:
-    inside the projected outline of the largest size, in each of the four triangles from the
-    cell's centre out through one of its sides, the mean of ``edges`` (float32 (H, W), the
-    gradient in units of the table's own) must be at least ``edge_ratio``: a neighbour's or
-    a shadow's edge runs along one or two sides, a line through the cell through two. Its
+    inside the projected outline of the largest size, in the four triangles from the cell's
+    centre out through one of its sides, the mean of ``edges`` (float32 (H, W), the gradient
+    in units of the table's own) must be at least ``edge_ratio`` in three and half that in
+    the fourth (seen at a slant, the side leaning away shows less): a neighbour's or a
+    shadow's edge runs along one or two sides, a line through the cell through two. Its
     size is the one whose projected outline runs along the strongest edges. A tinted piece
     always shows its tint (:func:`_faint_piece_in_cell`), so this one is read as black, with
     confidence 0.5, flagged for the player to check. ``shapes`` and ``box``: from
@@ -269,12 +270,13 @@ def _edged_piece_in_cell(reading: CityReading, cell, shapes, box, explained, edg
     # the cell's four sides, each with the triangle from the centre out past it
     corners = reading.camera.project(np.array([[col + dc, row + dr, 0.0] for dc, dr in _CORNERS]))
     corners = centre + 1.5 * (corners - centre)
-    weakest = np.inf
+    sectors = []
     for k in range(4):
         sector = _window_mask(np.array([centre, corners[k], corners[(k + 1) % 4]]), box)
         part = inner & (sector > 0)
-        weakest = min(weakest, float(window[part].mean()) if part.sum() > 5 else 0.0)
-    if weakest < profile.edge_ratio:
+        sectors.append(float(window[part].mean()) if part.sum() > 5 else 0.0)
+    weakest, second = sorted(sectors)[:2]
+    if second < profile.edge_ratio or weakest < profile.edge_ratio / 2:
         return None
     along = []
     for shape in shapes:

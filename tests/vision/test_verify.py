@@ -5,6 +5,7 @@ import dataclasses
 
 import cv2
 import numpy as np
+import pytest
 
 from calibration import load_profile
 from calibration.profile import COLOR_ORDER
@@ -121,9 +122,10 @@ def flagged_additions(found, known):
             for p in found.pieces[known:]]
 
 
-def edged_scene(reading, cell, size, sides=4):
+def edged_scene(reading, cell, size, sides=4, ridges=True):
     """A reading's scene, with sensor noise, plus a black pyramid on ``cell`` that matches
-    the table inside but shows ``sides`` of its outline's edges and the ridges to its apex."""
+    the table inside but shows ``sides`` of its outline's edges and, if ``ridges``, the
+    ridges to its apex."""
     rng = np.random.default_rng(9)
     strength, log_ratio = scene(reading, hidden=[])
     log_ratio += rng.normal(0, 0.01, log_ratio.shape).astype(np.float32)
@@ -133,7 +135,7 @@ def edged_scene(reading, cell, size, sides=4):
     apex = np.round(reading.camera.project(np.array([[cell[0], cell[1], 1.0]]))[0]).astype(np.int32)
     for k in range(sides):
         cv2.line(lines, tuple(map(int, corners[k])), tuple(map(int, corners[(k + 1) % len(corners)])), 1, 2)
-    if sides == 4:
+    if ridges:
         for corner in corners:
             cv2.line(lines, tuple(map(int, corner)), tuple(map(int, apex)), 1, 1)
     log_ratio[lines > 0] -= 0.08  # under the faint test's contrast, even summed over the outline
@@ -151,8 +153,19 @@ def test_a_black_piece_matching_a_dim_table_is_found_by_its_edges():
     assert len(check_reading(reading, strength, log_ratio, blobs, False, DIM, PROFILE).pieces) == 2
 
 
-def test_an_edge_on_one_side_of_a_cell_is_not_a_piece():
-    """The edge of a shadow or of something lying there runs along one side only."""
+def test_a_black_piece_whose_far_side_shows_no_edge_is_found_by_the_others():
+    """Seen at a slant, the side leaning away from the camera shows little: three sides and
+    the ridges are enough."""
     reading = straight_down_reading([(0, 0, "red", 3), (1, 0, "yellow", 2)])
-    strength, log_ratio = edged_scene(reading, (2, 0), 3, sides=1)
+    strength, log_ratio = edged_scene(reading, (2, 0), 2, sides=3)
+    found = check_reading(reading, strength, log_ratio, blobs_of(reading), True, DIM, PROFILE)
+    assert flagged_additions(found, 2) == [(2, 0, "black", 2, True)]
+
+
+@pytest.mark.parametrize("sides", [1, 2])
+def test_an_edge_on_one_or_two_sides_of_a_cell_is_not_a_piece(sides):
+    """The edge of a shadow or of something lying there runs along one side, or round a
+    corner along two."""
+    reading = straight_down_reading([(0, 0, "red", 3), (1, 0, "yellow", 2)])
+    strength, log_ratio = edged_scene(reading, (2, 0), 3, sides=sides, ridges=False)
     assert len(check_reading(reading, strength, log_ratio, blobs_of(reading), True, DIM, PROFILE).pieces) == 2
