@@ -122,6 +122,7 @@ class Profile:
     unseen_min_overlap: float
     faint_contrast: float
     faint_noise_ratio: float
+    faint_size_share: float
     edge_ratio: float
     edge_table_level: float
     colors: ColorModel

@@ -209,14 +209,17 @@ def _faint_piece_in_cell(cell, shapes, box, explained, log_ratio, expected, coun
     table's (a black pyramid under the lamp on a dark table), or None: inside the projected
     outline of some size the median log ratio must differ from that of a thin ring around it
     by at least ``faint_contrast`` and by ``faint_noise_ratio`` times the ring's own spread.
-    Of the sizes that pass, the one with the strongest difference is taken; its colour is the
-    expected colour whose direction from the table is closest to the difference's. Such a
-    piece is read with confidence 0.5, so it is flagged for the player to check. ``shapes``
-    and ``box``: from :func:`_cell_outlines`."""
+    Its size is the smallest whose difference is at least ``faint_size_share`` of the
+    strongest (noise ratio aside: the ring round the true size holds the piece's shadow, and
+    a larger outline's ring lies beyond it); its colour is the expected colour whose
+    direction from the table is closest to that difference. Such a piece is read with
+    confidence 0.5, so it is flagged for the player to check. ``shapes`` and ``box``: from
+    :func:`_cell_outlines`."""
     x0, y0, x1, y1 = box
     free = explained[y0:y1, x0:x1] == 0
     window = log_ratio[y0:y1, x0:x1]
-    best = None
+    seen = []  # (size, shape, contrast) of the sizes whose outline is mostly free
+    present = False
     for size, shape in zip(SIZES, shapes):
         mask = _window_mask(shape, box)
         inner = (cv2.erode(mask, _GAP_KERNEL) > 0) & free
@@ -226,15 +229,14 @@ def _faint_piece_in_cell(cell, shapes, box, explained, log_ratio, expected, coun
         outside = window[ring]
         around = np.median(outside, axis=0)
         contrast = np.median(window[inner], axis=0) - around
-        strength = float(np.abs(contrast).max())
-        if strength < profile.faint_contrast or (best is not None and strength <= best[0]):
-            continue
+        seen.append((size, shape, contrast))
         noise = 1.4826 * np.median(np.abs(outside - around), axis=0)
-        if np.max(np.abs(contrast) / np.maximum(noise, 1e-3)) >= profile.faint_noise_ratio:
-            best = (strength, size, shape, contrast)
-    if best is None:
+        present |= (np.abs(contrast).max() >= profile.faint_contrast
+                    and np.max(np.abs(contrast) / np.maximum(noise, 1e-3)) >= profile.faint_noise_ratio)
+    if not present:
         return None
-    _, size, shape, contrast = best
+    strongest = max(np.abs(contrast).max() for _, _, contrast in seen)
+    size, shape, contrast = next(s for s in seen if np.abs(s[2]).max() >= profile.faint_size_share * strongest)
     direction = expected / np.linalg.norm(expected, axis=1, keepdims=True)
     similarity = direction @ (contrast / np.linalg.norm(contrast))
     similarity[counts >= MAX_PER_COLOR] = -np.inf

@@ -115,6 +115,24 @@ def test_a_faint_piece_is_found_on_a_plain_table_but_not_on_a_pattern():
     assert len(check_reading(reading, strength, log_ratio, blobs, False, DIM, PROFILE).pieces) == 2
 
 
+def test_a_faint_piece_with_a_mottled_edge_is_read_at_its_own_size():
+    """Just round a faint piece lies its soft shadow, mottled: the ring of its own outline
+    is noisy, that of the next size up is clean, and the next size's inside still looks
+    like the piece. The smallest size that differs nearly as much as any is its size."""
+    rng = np.random.default_rng(7)
+    reading = straight_down_reading([(0, 0, "red", 3), (1, 0, "yellow", 2)])
+    _, log_ratio = scene(reading, hidden=[])
+    log_ratio += rng.normal(0, 0.01, log_ratio.shape).astype(np.float32)
+    piece = np.zeros(log_ratio.shape[:2], np.uint8)
+    cv2.fillConvexPoly(piece, np.round(outline(reading.camera, np.array([2.0, 0.0]), 1, PITCH_MM)).astype(np.int32), 1)
+    edge = cv2.dilate(piece, np.ones((9, 9), np.uint8)) - piece
+    log_ratio[edge > 0] += rng.normal(0, 0.05, (int(edge.sum()), 3)).astype(np.float32)
+    log_ratio[piece > 0] -= 0.12
+    strength = np.abs(log_ratio).max(axis=2)
+    found = check_reading(reading, strength, log_ratio, blobs_of(reading), True, DIM, PROFILE)
+    assert flagged_additions(found, 2) == [(2, 0, "black", 1, True)]
+
+
 def flagged_additions(found, known):
     """The pieces ``found`` beyond the ``known`` first ones, as (col, row, colour, size,
     whether flagged for the player to check)."""
