@@ -7,12 +7,15 @@ anything with a path separator or ``.json`` suffix is read as a file.
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
 import numpy as np
 
 from scorer import COLORS
+
+logger = logging.getLogger(__name__)
 
 PROFILE_DIR = Path(__file__).parent / "profiles"
 FORMAT_VERSION = 1
@@ -147,10 +150,17 @@ def load_profile(name_or_path: str | None = None) -> Profile:
 
 
 def profile_from_json(data: dict, source: str = "profile") -> Profile:
-    """Build a :class:`Profile` from its JSON form; raises :class:`ProfileError` if malformed."""
+    """Build a :class:`Profile` from its JSON form; raises :class:`ProfileError` if malformed.
+    A threshold the profile lacks (one added to the pipeline after the profile was made, say
+    by ``citycam calibrate``) is taken from the bundled default profile, and logged."""
     try:
         if data.get("version") != FORMAT_VERSION:
             raise ProfileError(f"{source}: profile format version {data.get('version')!r}, expected {FORMAT_VERSION}")
+        missing = sorted({f.name for f in fields(Profile)} - set(data) - {"colors"})
+        if missing and "colors" in data:
+            defaults = json.loads((PROFILE_DIR / "default.json").read_text())
+            data = {**{k: defaults[k] for k in missing if k in defaults}, **data}
+            logger.info("%s: %s taken from the default profile", source, ", ".join(missing))
         colors = data["colors"]
         model = ColorModel(prototypes={c: tuple(map(float, colors["prototypes"][c])) for c in COLOR_ORDER},
                            table_gain=tuple(tuple(map(float, row)) for row in colors["table_gain"]),

@@ -1,0 +1,44 @@
+"""Loading profiles: the bundled default, a file, and an older file that lacks thresholds
+added since it was made."""
+import json
+
+import pytest
+
+from calibration import ProfileError, load_profile
+from calibration.profile import PROFILE_DIR
+
+
+def default_json() -> dict:
+    return json.loads((PROFILE_DIR / "default.json").read_text())
+
+
+def test_a_profile_made_before_a_threshold_was_added_takes_it_from_the_default(tmp_path):
+    data = default_json()
+    data["name"] = "mytable"
+    data["colors"]["prototypes"]["red"] = [0.2, -0.9, -0.8]  # this table's own fit
+    del data["tint_margin"], data["faint_size_share"]
+    path = tmp_path / "mytable.json"
+    path.write_text(json.dumps(data))
+    profile = load_profile(str(path))
+    assert profile.tint_margin == default_json()["tint_margin"]
+    assert profile.faint_size_share == default_json()["faint_size_share"]
+    assert profile.colors.prototypes["red"] == (0.2, -0.9, -0.8)  # its own colours are kept
+    assert profile.name == "mytable"
+
+
+def test_a_file_without_colours_or_of_another_format_is_refused(tmp_path):
+    data = default_json()
+    del data["colors"]
+    (tmp_path / "a.json").write_text(json.dumps(data))
+    with pytest.raises(ProfileError, match="no 'colors'"):
+        load_profile(str(tmp_path / "a.json"))
+    data = default_json()
+    data["version"] = 99
+    (tmp_path / "b.json").write_text(json.dumps(data))
+    with pytest.raises(ProfileError, match="format version 99"):
+        load_profile(str(tmp_path / "b.json"))
+
+
+def test_an_unknown_name_lists_the_bundled_profiles():
+    with pytest.raises(ProfileError, match="bundled profiles: default"):
+        load_profile("nosuchtable")
