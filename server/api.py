@@ -61,7 +61,7 @@ def detect():
     profile = _profile(request.form.get("profile"))
     rules = _rule_ids(request.form.get("rules", ""))
     try:
-        rgb = load_photo(data)
+        rgb = load_photo(data, profile.working_side)
         detection = analyze(rgb, profile)
     except VisionError as exc:
         raise ApiError(str(exc)) from None

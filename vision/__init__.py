@@ -1,9 +1,9 @@
 """Vision: a phone photo of a Zoning Out city -> pieces on the game's grid.
 
-    rgb = load_photo(data)                 # uint8 (H, W, 3) RGB, upright, working size
-    detection = analyze(rgb, profile)      # Detection: pieces, grid, confidences, warnings
-    detection.city                         # scorer.City
-    detection.to_json(rules)               # the `citycam detect --json` object
+    rgb = load_photo(data, profile.working_side)  # uint8 (H, W, 3) RGB, upright, working size
+    detection = analyze(rgb, profile)             # Detection: pieces, grid, confidences, warnings
+    detection.city                                # scorer.City
+    detection.to_json(rules)                      # the `citycam detect --json` object
 
 Stages, one module each: load, colour (table-relative colour), pieces (candidates), grid
 (lattice and camera), classify (colour and size), cells (snapping and stacks), verify (the

@@ -55,6 +55,19 @@ def test_detection_follows_the_contract(detection):
     assert 0 < detection["uncertain_below"] < 1
 
 
+def test_the_server_reads_the_photo_as_the_command_line_does(detection, sample_photo):
+    """At the profile's working resolution: the reading the benchmark measures."""
+    import vision
+    from calibration import load_profile
+
+    profile = load_profile()
+    rgb = vision.load_photo(sideways(sample_photo)[0], profile.working_side)
+    assert (detection["image"]["width"], detection["image"]["height"]) == (rgb.shape[1], rgb.shape[0])
+    expected = vision.analyze(rgb, profile).to_json()["pieces"]
+    assert [(p["row"], p["col"], p["color"], p["size"]) for p in detection["pieces"]] == \
+        [(p["row"], p["col"], p["color"], p["size"]) for p in expected]
+
+
 def test_the_photo_is_kept_upright_under_a_generated_name(detect_app, detection, upright_size):
     name = detection["photo"]
     assert "IMG_0001" not in name and detection["photo_url"].endswith(name)
