@@ -186,13 +186,12 @@ def off_table_strength(log_ratio: np.ndarray, palette: np.ndarray, table: np.nda
     :func:`tint_evidence` of the translucent colours, scaled so that ``tint_margin`` of it
     counts as ``foreground_threshold``. ``log_ratio`` and ``table``: float32 (H, W, 3) from
     :func:`table_relative`."""
-    strength = off_table(log_ratio, palette)
     if plain:
-        return strength
+        return off_table(log_ratio, palette)
     expected = profile.colors.expected(table_chroma(table.reshape(-1, 3).mean(axis=0)))[0]
     tints = expected[[k for k, c in enumerate(COLOR_ORDER) if c not in _OPAQUE]]
-    evidence = tint_evidence(log_ratio, palette, tints, profile.tint_window, profile.tint_brightness_range)
-    return np.maximum(strength, evidence * np.float32(profile.foreground_threshold / profile.tint_margin))
+    evidence, bare = _tint_evidence(log_ratio, palette, tints, profile.tint_window, profile.tint_brightness_range)
+    return np.maximum(bare, evidence * np.float32(profile.foreground_threshold / profile.tint_margin))
 
 
 def tint_evidence(log_ratio: np.ndarray, palette: np.ndarray, tints: np.ndarray, window: int,
@@ -212,13 +211,18 @@ def tint_evidence(log_ratio: np.ndarray, palette: np.ndarray, tints: np.ndarray,
 
     Both distances change by at most as much as the pixel does, so for a pixel within
     ``_NEAR_PRINT`` of a print colour the second is taken as that print colour's own."""
+    return _tint_evidence(log_ratio, palette, tints, window, brightness_range)[0]
+
+
+def _tint_evidence(log_ratio, palette, tints, window, brightness_range) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`tint_evidence` and :func:`off_table` (both float32 (H, W)), found together."""
     palette = np.asarray(palette, np.float32)
     tinted = (palette[:, None, :] + np.asarray(tints, np.float32)[None]).reshape(-1, 3)
     bare, nearest = _nearest_entry(log_ratio, palette)
     far = bare >= _NEAR_PRINT
     through_tint = _shifted_distance(palette, tinted, brightness_range)[nearest]
     through_tint[far] = _shifted_distance(log_ratio[far], tinted, brightness_range)
-    return cv2.blur(bare - through_tint, (window, window))
+    return cv2.blur(bare - through_tint, (window, window)), bare
 
 
 def _nearest_entry(log_ratio: np.ndarray, entries: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
