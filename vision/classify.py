@@ -16,6 +16,7 @@ from calibration import ColorModel
 
 MAX_PER_COLOR = 9
 _MIN_SHADED = 8  # pieces needed to tell the table's sheen from its light
+MIN_FOR_OFFSET = 5  # pieces needed to measure the shared brightness offset
 
 
 def classify_colors(features: np.ndarray, chromas: np.ndarray, model: ColorModel, informative_above: float):
@@ -36,7 +37,7 @@ def classify_colors(features: np.ndarray, chromas: np.ndarray, model: ColorModel
     for _ in range(8):
         dist = model.distance(features[:, None, :] - offset - expected)
         labels = _capacity_limited(dist)
-        if len(features) < 5:
+        if len(features) < MIN_FOR_OFFSET:
             break
         chosen = expected[np.arange(len(features)), labels]
         residual = features - chosen

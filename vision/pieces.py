@@ -17,9 +17,11 @@ from skimage.segmentation import watershed
 from calibration import Profile
 from calibration.profile import COLOR_ORDER
 
-from .classify import classify_colors, shading_slope
+from .classify import MIN_FOR_OFFSET, classify_colors, shading_slope
 from .colour import table_chroma
 from .errors import BoardNotFound
+
+_BLACK = COLOR_ORDER.index("black")
 
 
 @dataclass(frozen=True)
@@ -153,9 +155,13 @@ def find_blobs(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray,
     pixels are labelled with shifted prototypes. Where that shift says the pieces glow (more
     than ``glow_offset`` brighter than the table lets expect: light passing through tinted
     plastic over a dark table), pixels over ``glow_shadow_depth`` darker than the table in
-    every channel are shadows, not pieces.
+    every channel are shadows, not pieces. Where the shift says they do not glow (it takes
+    ``MIN_FOR_OFFSET`` regions to tell), a candidate of a tinted colour brighter than the
+    table in every channel is glare (a lamp's halo on a glossy table looks blue against warm
+    wood): tinted plastic absorbs some channel.
     """
     fg = foreground(log_ratio, strength, table, profile)
+    glare = False  # whether a tinted candidate brighter than the table in every channel is glare
     mean_table = cv2.mean(table, mask=(~fg).astype(np.uint8))[:3] if (~fg).any() else table.reshape(-1, 3).mean(axis=0)
     chroma = table_chroma(np.array(mean_table))
     expected = profile.colors.expected(chroma)[0]
@@ -176,7 +182,9 @@ def find_blobs(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray,
             medians -= slope * (levels - np.median(levels))[:, None]
         _, offset = classify_colors(medians, chromas, profile.colors, profile.informative_above)
         expected = expected + offset
-        if offset[0] > profile.glow_offset:  # the pieces glow: what is darker than the table is shadow
+        glowing = bool(offset[0] > profile.glow_offset)
+        glare = not glowing and len(flats) >= MIN_FOR_OFFSET  # too few pieces tell no glow
+        if glowing:  # the pieces glow: what is darker than the table is shadow
             fg = fg & (log_ratio.max(axis=2) > -profile.glow_shadow_depth)
     labels = pixel_labels(log_ratio, fg, expected, profile.colors.brightness_weights(),
                           max(5, int(profile.label_window_side * scale) | 1))
@@ -189,6 +197,8 @@ def find_blobs(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray,
                 continue
             xs, ys = region[:, 0], region[:, 1]
             feature = np.median(log_ratio[ys, xs], axis=0)
+            if glare and k != _BLACK and feature.min() > 0:
+                continue  # tinted plastic absorbs some channel: brighter than the table in all is glare
             blobs.append(Blob((float(xs.mean()), float(ys.mean())), region, feature, chroma, k, radius))
             if len(blobs) > profile.max_raw_candidates:
                 raise _too_busy(profile.max_raw_candidates)

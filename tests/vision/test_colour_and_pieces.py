@@ -228,6 +228,28 @@ def test_on_a_plain_table_the_strength_is_the_distance_to_the_table():
     assert np.array_equal(off_table_strength(log_ratio, palette, table, True, PROFILE), off_table(log_ratio, palette))
 
 
+def test_a_lamps_bluish_halo_on_warm_wood_is_not_a_blue_piece():
+    """A lamp's reflection on a glossy dark wooden table: a white spot in a halo brighter than
+    the table in every channel, most in blue, so against the warm wood it reads as blue.
+    Tinted plastic absorbs some channel; the blue pieces beside it do. (With fewer than five
+    pieces the light is not known: a blue piece glowing over a dark table is brighter too.)"""
+    import cv2
+
+    img = table_photo(table=(116, 72, 45))
+    for color, x, y in (("blue", 160, 200), ("red", 210, 200), ("yellow", 260, 200), ("green", 160, 250),
+                        ("blue", 210, 250), ("red", 260, 250)):
+        tint(img, color, x, y, 40)
+    halo = np.zeros(img.shape[:2], np.float32)
+    cv2.circle(halo, (420, 220), 80, 1.0, 22)
+    img *= np.exp(cv2.GaussianBlur(halo, (0, 0), 2)[..., None] * np.array([0.09, 0.24, 0.45], np.float32))
+    cv2.circle(img, (420, 220), 45, (255, 255, 255), -1)
+    log_ratio, table = table_relative(np.clip(img, 0, 255).astype(np.uint8), PROFILE)
+    blobs, _, _ = find_blobs(log_ratio, off_table(log_ratio, table_palette(log_ratio, PROFILE)), table, PROFILE)
+    assert sorted((COLOR_ORDER[b.color_index], round(b.center[0]), round(b.center[1])) for b in blobs) == \
+        [("blue", 180, 220), ("blue", 230, 270), ("green", 180, 270), ("red", 230, 220), ("red", 280, 270),
+         ("yellow", 280, 220)]
+
+
 def test_the_typical_piece_side_is_not_set_by_many_specks_of_texture():
     """40 pieces of side 30 among 150 specks of wood grain of side 10: fewer, but most of
     what stands out."""
