@@ -230,9 +230,9 @@ def _faint_piece_in_cell(cell, shapes, box, explained, log_ratio, expected, coun
         around = np.median(outside, axis=0)
         contrast = np.median(window[inner], axis=0) - around
         seen.append((size, shape, contrast))
-        noise = 1.4826 * np.median(np.abs(outside - around), axis=0)
-        present |= (np.abs(contrast).max() >= profile.faint_contrast
-                    and np.max(np.abs(contrast) / np.maximum(noise, 1e-3)) >= profile.faint_noise_ratio)
+        if not present and np.abs(contrast).max() >= profile.faint_contrast:
+            noise = 1.4826 * np.median(np.abs(outside - around), axis=0)
+            present = bool(np.max(np.abs(contrast) / np.maximum(noise, 1e-3)) >= profile.faint_noise_ratio)
     if not present:
         return None
     strongest = max(np.abs(contrast).max() for _, _, contrast in seen)
