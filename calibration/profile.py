@@ -20,6 +20,7 @@ logger = logging.getLogger(__name__)
 PROFILE_DIR = Path(__file__).parent / "profiles"
 FORMAT_VERSION = 1
 COLOR_ORDER = COLORS  # the scorer's colour order indexes every colour array in vision
+BLACK = COLOR_ORDER.index("black")  # the opaque colour: glossy black shows what it reflects, not the table
 
 
 class ProfileError(ValueError):

@@ -11,10 +11,9 @@ import cv2
 import numpy as np
 
 from calibration import Profile
-from calibration.profile import COLOR_ORDER
+from calibration.profile import BLACK, COLOR_ORDER
 
 _SECTORS = 16  # angular sectors of the border ring, to tell a pattern from a thing lying there
-_OPAQUE = ("black",)  # glossy black shows itself, not the table under it
 _NEAR_PRINT = 0.1  # log units: a pixel this near a print colour is judged as that colour
 _EPS = 4.0  # added to 8-bit values before the log: keeps dark noise from exploding
 
@@ -189,7 +188,7 @@ def off_table_strength(log_ratio: np.ndarray, palette: np.ndarray, table: np.nda
     if plain:
         return off_table(log_ratio, palette)
     expected = profile.colors.expected(table_chroma(table.reshape(-1, 3).mean(axis=0)))[0]
-    tints = expected[[k for k, c in enumerate(COLOR_ORDER) if c not in _OPAQUE]]
+    tints = expected[[k for k in range(len(COLOR_ORDER)) if k != BLACK]]  # glossy black is opaque
     evidence, bare = _tint_evidence(log_ratio, palette, tints, profile.tint_window, profile.tint_brightness_range)
     return np.maximum(bare, evidence * np.float32(profile.foreground_threshold / profile.tint_margin))
 

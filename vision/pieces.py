@@ -15,13 +15,11 @@ import numpy as np
 from skimage.segmentation import watershed
 
 from calibration import Profile
-from calibration.profile import COLOR_ORDER
+from calibration.profile import BLACK, COLOR_ORDER
 
 from .classify import MIN_FOR_OFFSET, classify_colors, shading_slope
 from .colour import table_chroma
 from .errors import BoardNotFound
-
-_BLACK = COLOR_ORDER.index("black")
 
 
 @dataclass(frozen=True)
@@ -197,7 +195,7 @@ def find_blobs(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray,
                 continue
             xs, ys = region[:, 0], region[:, 1]
             feature = np.median(log_ratio[ys, xs], axis=0)
-            if glare and k != _BLACK and feature.min() > 0:
+            if glare and k != BLACK and feature.min() > 0:
                 continue  # tinted plastic absorbs some channel: brighter than the table in all is glare
             blobs.append(Blob((float(xs.mean()), float(ys.mean())), region, feature, chroma, k, radius))
             if len(blobs) > profile.max_raw_candidates:

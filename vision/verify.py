@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 from calibration import Profile
-from calibration.profile import COLOR_ORDER
+from calibration.profile import BLACK
 
 from .cells import SIZES, CityReading, Reading
 from .classify import MAX_PER_COLOR
@@ -36,7 +36,6 @@ logger = logging.getLogger(__name__)
 
 _STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 _CORNERS = ((-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5))
-_BLACK = COLOR_ORDER.index("black")
 # the gradient of a table in a photo is never below that of a camera's least sensor noise
 # (Sobel magnitude of 0.5% noise in log units); a noise-free image must not make every edge strong
 _LEAST_EDGE_LEVEL = 0.02
@@ -258,7 +257,7 @@ def _edged_piece_in_cell(reading: CityReading, cell, shapes, box, explained, edg
     always shows its tint (:func:`_faint_piece_in_cell`), so this one is read as black, with
     confidence 0.5, flagged for the player to check. ``shapes`` and ``box``: from
     :func:`_cell_outlines`."""
-    if counts[_BLACK] >= MAX_PER_COLOR:
+    if counts[BLACK] >= MAX_PER_COLOR:
         return None
     x0, y0, x1, y1 = box
     free = explained[y0:y1, x0:x1] == 0
@@ -287,4 +286,4 @@ def _edged_piece_in_cell(reading: CityReading, cell, shapes, box, explained, edg
         along.append(float(window[line > 0].mean()))
     k = int(np.argmax(along))
     center = tuple(float(v) for v in shapes[k].mean(axis=0))
-    return Reading(int(cell[0]), int(cell[1]), _BLACK, SIZES[k], 0, 0.5, center, shapes[k])
+    return Reading(int(cell[0]), int(cell[1]), BLACK, SIZES[k], 0, 0.5, center, shapes[k])
