@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 
 from calibration import Profile
-from calibration.profile import BLACK, COLOR_ORDER
+from calibration.profile import BLACK
 
 _SECTORS = 16  # angular sectors of the border ring, to tell a pattern from a thing lying there
 _NEAR_PRINT = 0.1  # log units: a pixel this near a print colour is judged as that colour
@@ -188,7 +188,7 @@ def off_table_strength(log_ratio: np.ndarray, palette: np.ndarray, table: np.nda
     if plain:
         return off_table(log_ratio, palette)
     expected = profile.colors.expected(table_chroma(table.reshape(-1, 3).mean(axis=0)))[0]
-    tints = expected[[k for k in range(len(COLOR_ORDER)) if k != BLACK]]  # glossy black is opaque
+    tints = np.delete(expected, BLACK, axis=0)  # glossy black is opaque: the translucent colours
     evidence, bare = _tint_evidence(log_ratio, palette, tints, profile.tint_window, profile.tint_brightness_range)
     return np.maximum(bare, evidence * np.float32(profile.foreground_threshold / profile.tint_margin))
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from calibration import load_profile
-from calibration.profile import COLOR_ORDER
+from calibration.profile import BLACK, COLOR_ORDER
 from vision.classify import MAX_PER_COLOR, classify_colors, color_confidence, color_costs, shading_slope
 from vision.colour import off_table, off_table_strength, table_chroma, table_palette, table_relative
 from vision.pieces import find_blobs, foreground, pixel_labels
@@ -214,7 +214,8 @@ def test_tint_evidence_is_negative_on_the_bare_print_and_positive_under_a_piece(
 
     log_ratio, table, inside = own_colour_check()
     palette = table_palette(log_ratio, PROFILE, PROFILE.print_palette_size)
-    tints = PROFILE.colors.expected(table_chroma(table.reshape(-1, 3).mean(axis=0)))[0][:4]
+    expected = PROFILE.colors.expected(table_chroma(table.reshape(-1, 3).mean(axis=0)))[0]
+    tints = np.delete(expected, BLACK, axis=0)  # the translucent colours
     evidence = tint_evidence(log_ratio, palette, tints, PROFILE.tint_window, PROFILE.tint_brightness_range)
     assert np.median(evidence[inside]) > PROFILE.tint_margin
     assert np.percentile(evidence[300:], 99.9) < 0
