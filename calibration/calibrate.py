@@ -3,9 +3,9 @@
 The layout: one small, medium and large piece of each colour in a block of 5 rows and 3
 columns, rows red, yellow, green, blue, black from the far side of the table, columns small,
 medium, large from the left. The photo is read with the starting profile's geometry; the
-colour prototypes are refitted to the pieces' true colours on this table and light (the
-table gain is kept: one photo shows one table), and the report says how well colours and
-sizes separate.
+colour prototypes, and the piece model's means, are refitted to the pieces' true colours on
+this table and light (how colours move with the table is kept: one photo shows one table),
+and the report says how well colours and sizes separate.
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .fit import separation
+from .fit import refit_piece_means, separation
 from .profile import COLOR_ORDER, PROFILE_DIR, ColorModel, Profile, ProfileError, save_profile
 
 LAYOUT_ROWS = COLOR_ORDER
@@ -25,8 +25,8 @@ def calibrate_from_photo(rgb: np.ndarray, profile: Profile, out: str) -> tuple[P
     """Fit a profile to ``rgb`` (uint8 (H, W, 3) RGB of the layout) and save it as ``out``
     (a bundled name or a .json path). Returns the path and a plain-text report."""
     import vision
-    from vision.colour import table_chroma, table_relative
-    from vision.pieces import outline_mask
+
+    from .samples import candidate_samples, outline_samples
 
     try:
         detection = vision.analyze(rgb, profile)
@@ -37,28 +37,44 @@ def calibrate_from_photo(rgb: np.ndarray, profile: Profile, out: str) -> tuple[P
     if len(pieces) != 15 or (city.height, city.width) != (5, 3):
         raise ProfileError(f"expected the 5 x 3 calibration block (15 pieces), found {len(pieces)} pieces "
                            f"in {city.height} rows and {city.width} columns")
-    log_ratio, table = table_relative(rgb, profile)
-    features, chromas, colors = [], [], []
-    for p in pieces:
-        mask = outline_mask(rgb.shape[:2], p.outline)
-        features.append(np.median(log_ratio[mask], axis=0))
-        chromas.append(table_chroma(table[mask]))
-        colors.append(LAYOUT_ROWS[p.row])
-    features, chromas = np.array(features), np.array(chromas)
-    gain = np.array(profile.colors.table_gain)
-    adjusted = features - chromas @ gain.T
+    outlines = [p.outline for p in pieces]
+    colors = [LAYOUT_ROWS[p.row] for p in pieces]
+    samples = outline_samples(rgb, outlines, profile)
+    features, chromas = np.array([s[1] for s in samples]), np.array([s[2] for s in samples])
+    sample_colors = [colors[s[0]] for s in samples]
+    candidates = candidate_samples(vision.find_candidates(rgb, profile), outlines,
+                                   np.array([p.center for p in pieces]), profile)
+    try:
+        model = _pixel_model(features, chromas, sample_colors, profile.colors)
+        piece_model = refit_piece_means(profile.piece_colors, np.array([s[1] for s in candidates]),
+                                        np.array([s[2] for s in candidates]), np.array([s[3] for s in candidates]),
+                                        [colors[s[0]] for s in candidates])
+    except ValueError as exc:
+        raise ProfileError(f"the calibration photo could not be read: {exc}") from None
+    fitted = dataclasses.replace(profile, name=Path(out).stem, colors=model, piece_colors=piece_model)
+    path = Path(out) if out.endswith(".json") or "/" in out else PROFILE_DIR / f"{out}.json"
+    save_profile(fitted, path)
+    colour_report = separation(features, chromas, sample_colors, model)
+    read = piece_model.costs(*(np.array([s[k] for s in candidates]) for k in (1, 2, 3))).argmin(axis=1)
+    whole_right = sum(COLOR_ORDER[r] == colors[s[0]] for r, s in zip(read, candidates))
+    sizes_right = sum(p.size == LAYOUT_COLS[p.col] for p in pieces)
+    report = (f"colours: {colour_report['accuracy'] * 15:.0f}/15 separated, worst margin "
+              f"{colour_report['min_margin']:.2f} (in spreads; above 1 is comfortable); "
+              f"{whole_right}/{len(candidates)} candidates read whole as their colour\n"
+              f"sizes: {sizes_right}/15 read as laid out")
+    return path, report
+
+
+def _pixel_model(features: np.ndarray, chromas: np.ndarray, colors: list[str], start: ColorModel) -> ColorModel:
+    """``start`` with its prototypes refitted to one photo's pieces (``features``, ``chromas``
+    (N, 3), ``colors`` N names); its table gain and brightness weights are kept. Raises
+    ValueError if a colour has no piece."""
+    missing = [c for c in COLOR_ORDER if c not in colors]
+    if missing:
+        raise ValueError(f"no sample of {', '.join(missing)}")
+    adjusted = features - chromas @ np.array(start.table_gain).T
     prototypes = {c: tuple(np.round(np.median(adjusted[[k for k, x in enumerate(colors) if x == c]], axis=0), 4))
                   for c in COLOR_ORDER}
     residual = [np.linalg.norm(adjusted[k] - prototypes[c]) for k, c in enumerate(colors)]
-    model = ColorModel(prototypes, profile.colors.table_gain, round(max(float(np.median(residual)), 0.05), 4),
-                       profile.colors.brightness_weight)
-    name = Path(out).stem
-    fitted = dataclasses.replace(profile, name=name, colors=model)
-    path = Path(out) if out.endswith(".json") or "/" in out else PROFILE_DIR / f"{out}.json"
-    save_profile(fitted, path)
-    colour_report = separation(features, chromas, colors, model)
-    sizes_right = sum(p.size == LAYOUT_COLS[p.col] for p in pieces)
-    report = (f"colours: {colour_report['accuracy'] * 15:.0f}/15 separated, worst margin "
-              f"{colour_report['min_margin']:.2f} (in spreads; above 1 is comfortable)\n"
-              f"sizes: {sizes_right}/15 read as laid out")
-    return path, report
+    return ColorModel(prototypes, start.table_gain, round(max(float(np.median(residual)), 0.05), 4),
+                      start.brightness_weight)

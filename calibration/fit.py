@@ -1,14 +1,18 @@
-"""Fitting a colour model from labelled pieces.
+"""Fitting the colour models from labelled pieces.
 
 Each sample is one piece: its median table-relative log ratio (3,), the chroma of the table
-it stands on (3,) and its true colour. The model ``f = prototype[colour] + G @ table_chroma``
-is fitted by linear least squares, one output channel at a time.
+it stands on (3,) and its true colour (for the piece model also the table's level, (N,)).
+The pixel model ``f = prototype[colour] + G @ table_chroma`` is fitted by linear least
+squares, one output channel at a time; the piece model (:class:`PieceColorModel`) by least
+squares per colour and a trimmed covariance of the residuals.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-from .profile import COLOR_ORDER, ColorModel
+from .profile import COLOR_ORDER, ColorModel, PieceColorModel
 
 
 def fit_color_model(features: np.ndarray, chromas: np.ndarray, colors: list[str],
@@ -35,6 +39,57 @@ def fit_color_model(features: np.ndarray, chromas: np.ndarray, colors: list[str]
     return ColorModel(prototypes={c: tuple(np.round(prototypes[k], 4)) for k, c in enumerate(COLOR_ORDER)},
                       table_gain=tuple(tuple(np.round(row, 4)) for row in gain), spread=round(spread, 4),
                       brightness_weight=dict(brightness_weight))
+
+
+_TRIM = 0.95  # the share of a colour's samples its covariance is measured on (the rest: misread outliers)
+# the trimmed samples of a 3-d Gaussian vary less than all of them: _TRIM over the chance that
+# a chi-square of 5 degrees of freedom is under the 3-degree one's _TRIM quantile (7.8147)
+_TRIM_CONSISTENCY = _TRIM / (math.erf(math.sqrt(7.8147 / 2))
+                             - math.sqrt(2 * 7.8147 / math.pi) * math.exp(-7.8147 / 2) * (1 + 7.8147 / 3))
+
+
+def fit_piece_colors(features: np.ndarray, chromas: np.ndarray, levels: np.ndarray,
+                     colors: list[str]) -> PieceColorModel:
+    """Fit :class:`PieceColorModel` to samples: ``features`` (N, 3) (less their photos'
+    offsets), ``chromas`` (N, 3), ``levels`` (N,), ``colors`` N names. The covariance of
+    each colour is measured on the ``_TRIM`` share of its samples nearest its mean (a
+    candidate matched to the wrong piece, or half a piece, is not how the colour varies).
+    Raises ValueError if a colour has fewer than 20 samples."""
+    features = np.asarray(features, np.float64)
+    regressors = PieceColorModel.regressors(chromas, levels)
+    index = np.array([COLOR_ORDER.index(c) for c in colors])
+    coefficients, covariance = {}, {}
+    for k, color in enumerate(COLOR_ORDER):
+        own = index == k
+        if own.sum() < 20:
+            raise ValueError(f"{own.sum()} samples of {color}, at least 20 needed")
+        coef, *_ = np.linalg.lstsq(regressors[own], features[own], rcond=None)
+        residual = features[own] - regressors[own] @ coef
+        spread = np.einsum("ni,ij,nj->n", residual, np.linalg.inv(np.cov(residual.T)), residual)
+        kept = residual[spread <= np.quantile(spread, _TRIM)]
+        coefficients[color] = tuple(tuple(np.round(row, 4)) for row in coef)
+        covariance[color] = tuple(tuple(np.round(row, 6)) for row in np.cov(kept.T) * _TRIM_CONSISTENCY)
+    return PieceColorModel(coefficients, covariance)
+
+
+def refit_piece_means(model: PieceColorModel, features: np.ndarray, chromas: np.ndarray,
+                      levels: np.ndarray, colors: list[str]) -> PieceColorModel:
+    """``model`` with each colour's intercept moved so that its mean fits ``features`` of one
+    photo (one table, one light: how the model's means move with the table cannot be measured
+    from it, nor its covariance, so both are kept). Arguments as for :func:`fit_piece_colors`;
+    every colour needs a sample."""
+    features = np.asarray(features, np.float64)
+    regressors = PieceColorModel.regressors(chromas, levels)
+    index = np.array([COLOR_ORDER.index(c) for c in colors])
+    coefficients = {}
+    for k, color in enumerate(COLOR_ORDER):
+        coef = np.array(model.coefficients[color])
+        own = index == k
+        if not own.any():
+            raise ValueError(f"no sample of {color}")
+        coef[0] += np.median(features[own] - regressors[own] @ coef, axis=0)
+        coefficients[color] = tuple(tuple(np.round(row, 4)) for row in coef)
+    return PieceColorModel(coefficients, model.covariance)
 
 
 def separation(features: np.ndarray, chromas: np.ndarray, colors: list[str], model: ColorModel) -> dict:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
@@ -64,6 +65,41 @@ class ColorModel:
         ``chromas`` ((N, 3) table chroma, or one (3,))."""
         chromas = np.asarray(chromas, np.float64).reshape(-1, 3)
         return self.prototype_array()[None] + (chromas @ np.array(self.table_gain).T)[:, None, :]
+
+
+@dataclass(frozen=True)
+class PieceColorModel:
+    """How a whole piece's colour is read on a plain table (see ``vision.cells``).
+
+    A piece's feature (its candidate's median table-relative log ratio, less the photo's
+    shared offset, (3,)) is modelled per colour as Gaussian: its mean linear in the table it
+    stands on, ``coefficients[colour].T @ (1, table chroma (3), table level)``, with
+    ``covariance[colour]`` (3, 3). The table level is the log of the table's grey under the
+    piece: on a dark table the camera's dark floor lifts the channels a tint absorbs, and
+    glossy black shows more of its surroundings. A full covariance per colour follows how each
+    colour actually varies (black from near black to grey, a tint along its own hue).
+    """
+
+    coefficients: dict[str, tuple[tuple[float, float, float], ...]]
+    covariance: dict[str, tuple[tuple[float, float, float], ...]]
+
+    def costs(self, features: np.ndarray, chromas: np.ndarray, levels: np.ndarray) -> np.ndarray:
+        """(N, 5) float64 negative log likelihood of each colour (COLOR_ORDER), up to a shared
+        constant, for ``features`` (N, 3), ``chromas`` (N, 3) and ``levels`` (N,)."""
+        features = np.asarray(features, np.float64).reshape(-1, 3)
+        regressors = self.regressors(chromas, levels)
+        coefficients = np.array([self.coefficients[c] for c in COLOR_ORDER])  # (5, 5, 3)
+        covariance = np.array([self.covariance[c] for c in COLOR_ORDER])  # (5, 3, 3)
+        residual = features[:, None, :] - np.einsum("nk,ckj->ncj", regressors, coefficients)
+        mahalanobis = np.einsum("nci,cij,ncj->nc", residual, np.linalg.inv(covariance), residual)
+        return 0.5 * mahalanobis + 0.5 * np.log(np.linalg.det(covariance))[None]
+
+    @staticmethod
+    def regressors(chromas: np.ndarray, levels: np.ndarray) -> np.ndarray:
+        """(N, 5) float64 what a colour's mean is linear in: 1, the table chroma (N, 3) and
+        level (N,)."""
+        chromas = np.asarray(chromas, np.float64).reshape(-1, 3)
+        return np.hstack([np.ones((len(chromas), 1)), chromas, np.asarray(levels, np.float64).reshape(-1, 1)])
 
 
 @dataclass(frozen=True)
@@ -130,6 +166,7 @@ class Profile:
     edge_ratio: float
     edge_table_level: float
     colors: ColorModel
+    piece_colors: PieceColorModel
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -167,11 +204,17 @@ def profile_from_json(data: dict, source: str = "profile") -> Profile:
                            table_gain=tuple(tuple(map(float, row)) for row in colors["table_gain"]),
                            spread=float(colors["spread"]),
                            brightness_weight={c: float(colors["brightness_weight"][c]) for c in COLOR_ORDER})
-        names = {f.name for f in fields(Profile)} - {"colors"}
+        pieces = data["piece_colors"]
+        piece_model = PieceColorModel(
+            coefficients={c: _matrix(pieces["coefficients"][c], (5, 3)) for c in COLOR_ORDER},
+            covariance={c: _matrix(pieces["covariance"][c], (3, 3)) for c in COLOR_ORDER})
+        if any(np.linalg.eigvalsh(np.array(m)).min() <= 0 for m in piece_model.covariance.values()):
+            raise ValueError("a piece colour's covariance is not positive definite")
+        names = {f.name for f in fields(Profile)} - {"colors", "piece_colors"}
         values = {k: data[k] for k in names}
         low, high = map(float, values["shading_slope_range"])
         values["shading_slope_range"] = (low, high)
-        return Profile(colors=model, **values)
+        return Profile(colors=model, piece_colors=piece_model, **values)
     except KeyError as exc:
         raise ProfileError(f"{source}: the profile has no {exc.args[0]!r}") from None
     except (TypeError, ValueError) as exc:
@@ -180,5 +223,17 @@ def profile_from_json(data: dict, source: str = "profile") -> Profile:
         raise ProfileError(f"{source}: malformed profile ({exc})") from None
 
 
+def _matrix(rows, shape: tuple[int, int]) -> tuple[tuple[float, ...], ...]:
+    """``rows`` as a tuple of float tuples of ``shape``; ValueError if it has another."""
+    array = np.array(rows, np.float64)
+    if array.shape != shape:
+        raise ValueError(f"expected a {shape[0]} x {shape[1]} matrix, got shape {array.shape}")
+    return tuple(tuple(map(float, row)) for row in array)
+
+
 def save_profile(profile: Profile, path: Path) -> None:
-    path.write_text(json.dumps(profile.to_json(), indent=2) + "\n")
+    """Write ``profile`` as JSON, each list of numbers on one line."""
+    text = json.dumps(profile.to_json(), indent=2)
+    text = re.sub(r"\[\s*([-+0-9.eE]+(?:,\s*[-+0-9.eE]+)*)\s*\]",
+                  lambda m: "[" + ", ".join(re.split(r",\s*", m.group(1))) + "]", text)
+    path.write_text(text + "\n")

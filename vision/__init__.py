@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -27,8 +28,26 @@ from .overlay import draw_overlay
 from .pieces import find_blobs
 from .verify import check_reading
 
-__all__ = ["analyze", "load_photo", "draw_overlay", "Detection", "DetectedPiece",
+__all__ = ["analyze", "find_candidates", "Candidates", "load_photo", "draw_overlay", "Detection", "DetectedPiece",
            "VisionError", "PhotoError", "BoardNotFound"]
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """What stands out from the table in one photo, before any grid: ``blobs`` (the piece
+    candidates, :class:`vision.pieces.Blob`), ``side`` (a typical piece's side in pixels),
+    ``log_ratio`` (float32 (H, W, 3), the table's sheen taken out), ``strength`` (float32
+    (H, W), how far each pixel stands out), ``table`` (float32 (H, W, 3) RGB estimate),
+    ``plain`` (whether the table is plain, not printed) and ``profile`` (as adjusted to the
+    photo's grain)."""
+
+    blobs: list
+    side: float
+    log_ratio: np.ndarray
+    strength: np.ndarray
+    table: np.ndarray
+    plain: bool
+    profile: Profile
 
 
 def analyze(rgb, profile: Profile | None = None) -> Detection:
@@ -37,7 +56,22 @@ def analyze(rgb, profile: Profile | None = None) -> Detection:
     Raises :class:`BoardNotFound` when no piece stands out from the table.
     """
     start = time.perf_counter()
-    profile = profile or load_profile()
+    found = find_candidates(rgb, profile or load_profile())
+    h, w = rgb.shape[:2]
+    try:
+        reading = read_pieces(found.blobs, (w, h), 1.4 * found.side, found.plain, found.profile)
+        reading = check_reading(reading, found.strength, found.log_ratio, found.blobs, found.plain,
+                                float(np.mean(found.table[::8, ::8])), found.profile)
+    except np.linalg.LinAlgError:
+        raise BoardNotFound("the pieces found do not sit on a grid; photograph the city from above") from None
+    return build_detection(reading, (w, h), found.profile, time.perf_counter() - start)
+
+
+def find_candidates(rgb, profile: Profile) -> Candidates:
+    """The piece candidates in ``rgb`` (uint8 (H, W, 3) RGB) and what they were found with.
+
+    Raises :class:`BoardNotFound` when no piece stands out from the table.
+    """
     log_ratio, table = table_relative(rgb, profile)
     palette = table_palette(log_ratio, profile)
     plain = plain_table(palette, profile)
@@ -49,13 +83,7 @@ def analyze(rgb, profile: Profile | None = None) -> Detection:
     blobs, side, log_ratio = find_blobs(log_ratio, strength, table, profile)
     if not blobs:
         raise BoardNotFound("no pieces found: is the whole city in the photo, on a plain table?")
-    h, w = rgb.shape[:2]
-    try:
-        reading = read_pieces(blobs, (w, h), 1.4 * side, profile)
-        reading = check_reading(reading, strength, log_ratio, blobs, plain, float(np.mean(table[::8, ::8])), profile)
-    except np.linalg.LinAlgError:
-        raise BoardNotFound("the pieces found do not sit on a grid; photograph the city from above") from None
-    return build_detection(reading, (w, h), profile, time.perf_counter() - start)
+    return Candidates(blobs, side, log_ratio, strength, table, plain, profile)
 
 
 def _for_grain(profile: Profile, noise: float) -> Profile:

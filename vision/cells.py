@@ -61,20 +61,26 @@ class CityReading:
     color_offset: np.ndarray
 
 
-def read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: float,
+def read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: float, plain: bool,
                 profile: Profile) -> CityReading:
-    """Turn candidates into pieces on cells. ``image_size`` is (width, height).
+    """Turn candidates into pieces on cells. ``image_size`` is (width, height); ``plain``:
+    whether the table is plain (not printed).
 
+    On a plain table, each candidate's colour is read whole by the piece colour model
+    (``profile.piece_colors``); on a print, where the table under a piece is not the table
+    estimate, a candidate keeps the colour its pixels were labelled with.
     A lattice that puts the candidates on more cells than a whole set has pieces (and a few
     strays) is finer than the grid (fragments between pieces fitted it as well); the grid is
     then fitted again with lattices at least ``_COARSER`` times as coarse, and the fit with
     fewer cells is kept."""
-    # a candidate is the pixels labelled with one colour: that is its colour (re-reading its
-    # median would mix in the pixels at its edges, and a stacked piece's tint)
-    colors = np.array([b.color_index for b in blobs])
     features, chromas = np.array([b.feature for b in blobs]), np.array([b.chroma for b in blobs])
     _, offset = classify_colors(features, chromas, profile.colors, profile.informative_above)
-    costs = color_costs(features, chromas, profile.colors, offset)
+    if plain:
+        costs = profile.piece_colors.costs(features - offset, chromas, np.array([b.level for b in blobs]))
+        colors = costs.argmin(axis=1)
+    else:
+        costs = color_costs(features, chromas, profile.colors, offset)
+        colors = np.array([b.color_index for b in blobs])
     color_conf = color_confidence(costs, colors)
     centers = np.array([b.center for b in blobs])
     areas = np.array([b.area for b in blobs], np.float64)

@@ -2,7 +2,9 @@
 
 Colour: nearest table-adjusted prototype (calibration ``ColorModel``), after removing one
 brightness offset shared by all pieces of the photo (what the light did to all of them),
-estimated by alternating assignment and median residual. No colour may hold more pieces than
+estimated by alternating assignment and median residual. (On a plain table the candidates'
+colours are then read whole by ``PieceColorModel``, see :mod:`vision.cells`; the offset
+stays this one.) No colour may hold more pieces than
 a full set has (9), the game's own constraint; once sizes are known, no kind (colour and
 size) more than 3 where another colour reads nearly as well.
 Size: how a piece's measurement (its area, or how its pixels overlap each size's projected

@@ -259,6 +259,11 @@ def _shifted_distance(values: np.ndarray, entries: np.ndarray, brightness_range:
     return best
 
 
+def table_level(table: np.ndarray) -> np.ndarray:
+    """float32 (H, W) log grey of the table estimate ``table`` (float32 (H, W, 3) RGB)."""
+    return cv2.log(cv2.cvtColor(table, cv2.COLOR_RGB2GRAY))
+
+
 def table_chroma(table_rgb: np.ndarray) -> np.ndarray:
     """Chromaticity of a table colour: (3,) log RGB minus its mean, float64."""
     lg = np.log(np.asarray(table_rgb, dtype=np.float64).reshape(-1, 3).mean(axis=0))

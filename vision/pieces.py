@@ -18,7 +18,7 @@ from calibration import Profile
 from calibration.profile import BLACK, COLOR_ORDER
 
 from .classify import MIN_FOR_OFFSET, classify_colors, shading_slope
-from .colour import table_chroma
+from .colour import table_chroma, table_level
 from .errors import BoardNotFound
 
 
@@ -26,7 +26,9 @@ from .errors import BoardNotFound
 class Blob:
     """One piece candidate. ``center`` is the pixel centroid (x, y); ``pixels`` the (N, 2)
     int32 array of its (x, y) pixel coordinates; ``feature`` the median log ratio (3,);
-    ``radius`` the radius in pixels of the largest disc inside it."""
+    ``chroma`` the table's chroma (3,); ``color_index`` the colour its pixels were labelled
+    with; ``radius`` the radius in pixels of the largest disc inside it; ``level`` the mean
+    log grey of the table under it."""
 
     center: tuple[float, float]
     pixels: np.ndarray
@@ -34,6 +36,7 @@ class Blob:
     chroma: np.ndarray
     color_index: int
     radius: float
+    level: float
 
     @property
     def area(self) -> int:
@@ -167,16 +170,16 @@ def find_blobs(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray,
     min_area = (profile.min_blob_side * scale) ** 2
     count, regions = cv2.connectedComponents(fg.astype(np.uint8), connectivity=4)
     flats = [flat for flat in _pixels_by_label(regions, count) if len(flat) >= min_area]
+    level = table_level(table)
     if flats:
         pixels = log_ratio.reshape(-1, 3)
         medians = np.array([np.median(pixels[flat], axis=0) for flat in flats])
         chromas = np.tile(chroma, (len(flats), 1))
-        level = cv2.log(cv2.cvtColor(table, cv2.COLOR_RGB2GRAY)).reshape(-1)
-        levels = np.array([float(level[flat].mean()) for flat in flats])
+        levels = np.array([float(level.reshape(-1)[flat].mean()) for flat in flats])
         slope = shading_slope(medians, chromas, levels, profile.colors, profile.informative_above,
                               profile.shading_min_spread, profile.shading_slope_range)
         if slope:
-            log_ratio = _without_sheen(log_ratio, level.reshape(log_ratio.shape[:2]), levels, slope)
+            log_ratio = _without_sheen(log_ratio, level, levels, slope)
             medians -= slope * (levels - np.median(levels))[:, None]
         _, offset = classify_colors(medians, chromas, profile.colors, profile.informative_above)
         expected = expected + offset
@@ -197,10 +200,11 @@ def find_blobs(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray,
             feature = np.median(log_ratio[ys, xs], axis=0)
             if glare and k != BLACK and feature.min() > 0:
                 continue  # tinted plastic absorbs some channel: brighter than the table in all is glare
-            blobs.append(Blob((float(xs.mean()), float(ys.mean())), region, feature, chroma, k, radius))
+            blobs.append(Blob((float(xs.mean()), float(ys.mean())), region, feature, chroma, k, radius,
+                              float(level[ys, xs].mean())))
             if len(blobs) > profile.max_raw_candidates:
                 raise _too_busy(profile.max_raw_candidates)
-    city = _main_cluster(_merge_close(blobs, profile.merge_distance_side * scale, log_ratio),
+    city = _main_cluster(_merge_close(blobs, profile.merge_distance_side * scale, log_ratio, level),
                          profile.cluster_reach_side * scale, profile.cluster_reach_neighbours)
     if len(city) > profile.max_candidates:
         raise _too_busy(profile.max_candidates)
@@ -238,9 +242,10 @@ def _main_cluster(blobs: list[Blob], reach: float, sparse_reach: float) -> list[
     return [blobs[i] for i in max(groups, key=lambda g: areas[g].sum())]
 
 
-def _merge_close(blobs: list[Blob], distance: float, log_ratio: np.ndarray) -> list[Blob]:
+def _merge_close(blobs: list[Blob], distance: float, log_ratio: np.ndarray, level: np.ndarray) -> list[Blob]:
     """Merge same-coloured candidates whose centres are closer than ``distance`` pixels (and
-    chains of them): one piece split in two by a highlight or an edge."""
+    chains of them): one piece split in two by a highlight or an edge. ``level``: float32
+    (H, W) log grey of the table (see :class:`Blob`)."""
     if len(blobs) < 2:
         return blobs
     centers = np.array([b.center for b in blobs])
@@ -255,7 +260,7 @@ def _merge_close(blobs: list[Blob], distance: float, log_ratio: np.ndarray) -> l
         feature = np.median(log_ratio[pixels[:, 1], pixels[:, 0]], axis=0)
         center = (float(pixels[:, 0].mean()), float(pixels[:, 1].mean()))
         merged.append(Blob(center, pixels, feature, blobs[group[0]].chroma, blobs[group[0]].color_index,
-                           max(blobs[i].radius for i in group)))
+                           max(blobs[i].radius for i in group), float(level[pixels[:, 1], pixels[:, 0]].mean())))
     return merged
 
 

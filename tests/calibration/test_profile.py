@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from calibration import ProfileError, load_profile
+from calibration import ProfileError, load_profile, save_profile
 from calibration.profile import PROFILE_DIR
 
 
@@ -16,12 +16,13 @@ def test_a_profile_made_before_a_threshold_was_added_takes_it_from_the_default(t
     data = default_json()
     data["name"] = "mytable"
     data["colors"]["prototypes"]["red"] = [0.2, -0.9, -0.8]  # this table's own fit
-    del data["tint_margin"], data["faint_size_share"]
+    del data["tint_margin"], data["faint_size_share"], data["piece_colors"]
     path = tmp_path / "mytable.json"
     path.write_text(json.dumps(data))
     profile = load_profile(str(path))
     assert profile.tint_margin == default_json()["tint_margin"]
     assert profile.faint_size_share == default_json()["faint_size_share"]
+    assert profile.piece_colors == load_profile().piece_colors
     assert profile.colors.prototypes["red"] == (0.2, -0.9, -0.8)  # its own colours are kept
     assert profile.name == "mytable"
 
@@ -42,3 +43,21 @@ def test_a_file_without_colours_or_of_another_format_is_refused(tmp_path):
 def test_an_unknown_name_lists_the_bundled_profiles():
     with pytest.raises(ProfileError, match="bundled profiles: default"):
         load_profile("nosuchtable")
+
+
+def test_a_piece_colour_covariance_that_is_not_a_covariance_is_refused(tmp_path):
+    data = default_json()
+    data["piece_colors"]["covariance"]["blue"] = [[0.01, 0, 0], [0, -0.01, 0], [0, 0, 0.01]]
+    (tmp_path / "a.json").write_text(json.dumps(data))
+    with pytest.raises(ProfileError, match="not positive definite"):
+        load_profile(str(tmp_path / "a.json"))
+    data["piece_colors"]["covariance"]["blue"] = [[0.01, 0], [0, 0.01]]
+    (tmp_path / "b.json").write_text(json.dumps(data))
+    with pytest.raises(ProfileError, match="3 x 3 matrix"):
+        load_profile(str(tmp_path / "b.json"))
+
+
+def test_a_saved_profile_loads_as_it_was(tmp_path):
+    profile = load_profile()
+    save_profile(profile, tmp_path / "copy.json")
+    assert load_profile(str(tmp_path / "copy.json")) == profile

@@ -7,6 +7,7 @@ from vision.cells import read_pieces
 from vision.pieces import Blob
 
 PROFILE = load_profile()
+TABLE_LEVEL = float(np.log(120.0))  # a mid-grey table under every candidate
 
 
 def square_blob(x, y, side, color, feature=None):
@@ -14,7 +15,7 @@ def square_blob(x, y, side, color, feature=None):
     pixels = np.stack([xs.ravel(), ys.ravel()], 1).astype(np.int32)
     protos = PROFILE.colors.prototype_array()
     k = COLOR_ORDER.index(color)
-    return Blob((float(x), float(y)), pixels, protos[k] if feature is None else feature, np.zeros(3), k, side / 2)
+    return Blob((float(x), float(y)), pixels, protos[k] if feature is None else feature, np.zeros(3), k, side / 2, TABLE_LEVEL)
 
 
 def blob_of(pixels, color):
@@ -23,18 +24,19 @@ def blob_of(pixels, color):
     pixels = np.asarray(pixels, np.int32)
     k = COLOR_ORDER.index(color)
     return Blob((float(pixels[:, 0].mean()), float(pixels[:, 1].mean())), pixels, PROFILE.colors.prototype_array()[k],
-                np.zeros(3), k, 7.0)
+                np.zeros(3), k, 7.0, TABLE_LEVEL)
 
 
-def test_a_candidate_keeps_the_colour_its_pixels_were_labelled_with():
+def test_on_a_print_a_candidate_keeps_the_colour_its_pixels_were_labelled_with():
     """The yellow candidate's median is pulled toward red (a red piece's tint, red pixels at
-    its edge); its pixels were labelled yellow one by one, and yellow it stays."""
+    its edge); its pixels were labelled yellow one by one, and on a printed table (where the
+    table under it is not the table estimate) yellow it stays."""
     protos = PROFILE.colors.prototype_array()
     colors = ["red", "green", "blue", "black", "red", "green", "blue", "black", "red"]
     blobs = [square_blob(200 + 60 * (k % 3), 150 + 60 * (k // 3), 30, c) for k, c in enumerate(colors)]
     reddish = 0.35 * protos[COLOR_ORDER.index("yellow")] + 0.65 * protos[COLOR_ORDER.index("red")]
     blobs.append(square_blob(380, 150, 30, "yellow", reddish))
-    reading = read_pieces(blobs, (640, 480), 60.0, PROFILE)
+    reading = read_pieces(blobs, (640, 480), 60.0, False, PROFILE)
     assert len(reading.pieces) == len(blobs)
     far_right = max(reading.pieces, key=lambda p: p.center[0])
     assert COLOR_ORDER[far_right.color_index] == "yellow"
@@ -64,7 +66,7 @@ def test_sizes_are_read_even_where_shadows_make_every_piece_look_larger():
     stays a plausible one, the pieces are modelled at a finer one, and every size is right."""
     for growth in (1.0, 1.8):
         blobs, truth = _city_of_sizes(growth)
-        reading = read_pieces(blobs, (640, 480), 60.0, PROFILE)
+        reading = read_pieces(blobs, (640, 480), 60.0, False, PROFILE)
         seen = [(reading.camera.project(np.array([[p.col, p.row, 0.0]]))[0], p.size) for p in reading.pieces]
         read = [size for _, size in sorted(seen, key=lambda s: (round(s[0][1] / 60), s[0][0]))]
         assert read == [truth[key] for key in sorted(truth, key=lambda xy: (xy[1], xy[0]))], growth
@@ -80,7 +82,7 @@ def test_a_large_piece_with_a_face_lost_against_the_table_still_reads_large():
     blobs = [square_blob(320 + dx, 240 + dy, 29, c) for (dx, dy), c in zip(((60, 0), (-60, 0), (0, 60), (0, -60)), colors)]
     large = square_blob(320, 240, 51, "black")
     blobs.append(blob_of(large.pixels[large.pixels[:, 0] >= 320 - 51 // 2 + 17], "black"))
-    reading = read_pieces(blobs, (640, 480), 60.0, PROFILE)
+    reading = read_pieces(blobs, (640, 480), 60.0, False, PROFILE)
     sizes = {COLOR_ORDER[p.color_index]: p.size for p in reading.pieces}
     assert sizes == {"red": 1, "green": 1, "blue": 1, "yellow": 1, "black": 3}
 
@@ -110,7 +112,7 @@ def test_a_lattice_with_more_cells_than_a_set_has_pieces_is_fitted_again_coarser
         return GridFit(H, cells_, np.zeros(len(points)))
 
     monkeypatch.setattr(cells, "fit_grid", finest_first)
-    reading = read_pieces(blobs, (640, 480), 64.0, PROFILE)
+    reading = read_pieces(blobs, (640, 480), 64.0, False, PROFILE)
     assert len({(p.col, p.row) for p in reading.pieces}) == 49
 
 
@@ -127,6 +129,25 @@ def test_a_piece_keeps_its_colour_where_its_shadow_labelled_black_is_larger():
     below = np.stack([xs.ravel(), ys.ravel()], 1)
     blobs.append(blob_of(np.vstack([right, below]), "black"))
     assert blobs[-1].area > blobs[-2].area
-    reading = read_pieces(blobs, (640, 480), 64.0, PROFILE)
+    reading = read_pieces(blobs, (640, 480), 64.0, False, PROFILE)
     middle = min(reading.pieces, key=lambda p: np.hypot(p.center[0] - 320, p.center[1] - 240))
     assert (COLOR_ORDER[middle.color_index], middle.size, middle.level) == ("red", 3, 0)
+
+
+def test_on_a_plain_table_each_candidate_is_read_whole_by_the_piece_model():
+    """On a warm dark table, glossy black reads bluish against the table and its pixels were
+    labelled blue; the piece model, which knows how black looks on such a table, reads it
+    black. On a print the pixel labels stand."""
+    chroma, level = np.array([0.15, 0.0, -0.15]), float(np.log(40.0))
+    model = PROFILE.piece_colors
+    mean = {c: (model.regressors(chroma, np.array([level])) @ np.array(model.coefficients[c]))[0]
+            for c in ("black", "blue")}
+    truth = ["black", "blue", "blue", "black"]  # fewer than classify.MIN_FOR_OFFSET: no shared offset
+    blobs = []
+    for k, color in enumerate(truth):
+        blob = square_blob(200 + 60 * (k % 2), 150 + 60 * (k // 2), 30, "blue", mean[color])
+        blobs.append(Blob(blob.center, blob.pixels, blob.feature, chroma, blob.color_index, blob.radius, level))
+    for plain, expected in ((True, truth), (False, ["blue"] * 4)):
+        reading = read_pieces(blobs, (640, 480), 60.0, plain, PROFILE)
+        read = sorted(reading.pieces, key=lambda p: (round(p.center[1] / 60), p.center[0]))
+        assert [COLOR_ORDER[p.color_index] for p in read] == expected, plain

@@ -158,7 +158,7 @@ def test_the_city_is_the_group_of_solid_candidates_not_a_cards_many_lines():
     def blob(x, y, width, height):
         ys, xs = np.mgrid[y:y + height, x:x + width]
         return Blob((x + width / 2, y + height / 2), np.stack([xs.ravel(), ys.ravel()], 1).astype(np.int32),
-                    np.zeros(3), np.zeros(3), 0, min(width, height) / 2)
+                    np.zeros(3), np.zeros(3), 0, min(width, height) / 2, 0.0)
 
     city = [blob(500 + 40 * c, 100 + 40 * r, 24, 24) for r in range(2) for c in range(3)]
     border = [blob(50 + 12 * k, 400, 6, 6) for k in range(15)] + [blob(50 + 12 * k, 520, 6, 6) for k in range(15)]

@@ -56,7 +56,7 @@ def scene(reading, hidden, extra=(), unseen=()):
 
 def blobs_of(reading):
     prototypes = PROFILE.colors.prototype_array()
-    return [Blob((0.0, 0.0), np.zeros((1, 2), np.int32), prototypes[p.color_index], np.zeros(3), p.color_index, 1.0)
+    return [Blob((0.0, 0.0), np.zeros((1, 2), np.int32), prototypes[p.color_index], np.zeros(3), p.color_index, 1.0, 0.0)
             for p in reading.pieces]
 
 
