@@ -1,8 +1,10 @@
 """``citycam calibrate``: a profile from one photo of the calibration layout.
 
 The layout: one small, medium and large piece of each colour in a block of 5 rows and 3
-columns, rows red, yellow, green, blue, black from the far side of the table, columns small,
-medium, large from the left. The photo is read with the starting profile's geometry; the
+columns, rows red, yellow, green, blue, black from the far side of the table; the sizes go
+small, medium, large from the left in the first row and shift one place each row (the second
+row medium, large, small), so that no two pieces of a size touch: the layout is a legal city,
+and the rules the reading leans on hold for it. The photo is read with the starting profile's geometry; the
 colour prototypes, and the piece model's means, are refitted to the pieces' true colours on
 this table and light (how colours move with the table is kept: one photo shows one table),
 and the report says how well colours and sizes separate.
@@ -18,7 +20,18 @@ from .fit import refit_piece_means, separation
 from .profile import COLOR_ORDER, PROFILE_DIR, ColorModel, Profile, ProfileError, save_profile
 
 LAYOUT_ROWS = COLOR_ORDER
-LAYOUT_COLS = (1, 2, 3)
+
+
+def layout_size(row: int, col: int) -> int:
+    """The size (1..3) laid out at (row, col) of the calibration block."""
+    return (row + col) % 3 + 1
+
+
+def layout_city() -> dict:
+    """The calibration layout as a city (design.md section 2)."""
+    return {"game": "zoning-out", "variant": "standard", "rules": [],
+            "pieces": [{"row": r, "col": c, "color": color, "size": layout_size(r, c), "level": 0}
+                       for r, color in enumerate(LAYOUT_ROWS) for c in range(3)]}
 
 
 def calibrate_from_photo(rgb: np.ndarray, profile: Profile, out: str) -> tuple[Path, str]:
@@ -42,25 +55,29 @@ def calibrate_from_photo(rgb: np.ndarray, profile: Profile, out: str) -> tuple[P
     samples = outline_samples(rgb, outlines, profile)
     features, chromas = np.array([s[1] for s in samples]), np.array([s[2] for s in samples])
     sample_colors = [colors[s[0]] for s in samples]
-    candidates = candidate_samples(vision.find_candidates(rgb, profile), outlines,
-                                   np.array([p.center for p in pieces]), profile)
     try:
         model = _pixel_model(features, chromas, sample_colors, profile.colors)
-        piece_model = refit_piece_means(profile.piece_colors, np.array([s[1] for s in candidates]),
-                                        np.array([s[2] for s in candidates]), np.array([s[3] for s in candidates]),
-                                        [colors[s[0]] for s in candidates])
     except ValueError as exc:
         raise ProfileError(f"the calibration photo could not be read: {exc}") from None
-    fitted = dataclasses.replace(profile, name=Path(out).stem, colors=model, piece_colors=piece_model)
+    fitted = dataclasses.replace(profile, name=Path(out).stem, colors=model)
+    # the piece model reads the candidates (and offset) that the refitted pixel model finds
+    candidates = candidate_samples(vision.find_candidates(rgb, fitted), outlines,
+                                   np.array([p.center for p in pieces]), fitted)
+    piece_model = refit_piece_means(profile.piece_colors, *(np.array([s[k] for s in candidates]) for k in (1, 2, 3)),
+                                    [colors[s[0]] for s in candidates])
+    fitted = dataclasses.replace(fitted, piece_colors=piece_model)
     path = Path(out) if out.endswith(".json") or "/" in out else PROFILE_DIR / f"{out}.json"
     save_profile(fitted, path)
     colour_report = separation(features, chromas, sample_colors, model)
-    read = piece_model.costs(*(np.array([s[k] for s in candidates]) for k in (1, 2, 3))).argmin(axis=1)
+    read = piece_model.costs(*(np.array([s[k] for s in candidates]).reshape(len(candidates), -1)
+                               for k in (1, 2, 3))).argmin(axis=1)
     whole_right = sum(COLOR_ORDER[r] == colors[s[0]] for r, s in zip(read, candidates))
-    sizes_right = sum(p.size == LAYOUT_COLS[p.col] for p in pieces)
+    unseen = sorted(set(COLOR_ORDER) - {colors[s[0]] for s in candidates}, key=COLOR_ORDER.index)
+    sizes_right = sum(p.size == layout_size(p.row, p.col) for p in pieces)
     report = (f"colours: {colour_report['accuracy'] * 15:.0f}/15 separated, worst margin "
               f"{colour_report['min_margin']:.2f} (in spreads; above 1 is comfortable); "
-              f"{whole_right}/{len(candidates)} candidates read whole as their colour\n"
+              f"{whole_right}/{len(candidates)} candidates read whole as their colour"
+              + (f" ({', '.join(unseen)}: none stood out; kept as it was)" if unseen else "") + "\n"
               f"sizes: {sizes_right}/15 read as laid out")
     return path, report
 

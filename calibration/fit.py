@@ -77,7 +77,8 @@ def refit_piece_means(model: PieceColorModel, features: np.ndarray, chromas: np.
     """``model`` with each colour's intercept moved so that its mean fits ``features`` of one
     photo (one table, one light: how the model's means move with the table cannot be measured
     from it, nor its covariance, so both are kept). Arguments as for :func:`fit_piece_colors`;
-    every colour needs a sample."""
+    a colour without a sample keeps its mean (a black piece found by its edges alone has no
+    candidate)."""
     features = np.asarray(features, np.float64)
     regressors = PieceColorModel.regressors(chromas, levels)
     index = np.array([COLOR_ORDER.index(c) for c in colors])
@@ -85,9 +86,8 @@ def refit_piece_means(model: PieceColorModel, features: np.ndarray, chromas: np.
     for k, color in enumerate(COLOR_ORDER):
         coef = np.array(model.coefficients[color])
         own = index == k
-        if not own.any():
-            raise ValueError(f"no sample of {color}")
-        coef[0] += np.median(features[own] - regressors[own] @ coef, axis=0)
+        if own.any():
+            coef[0] += np.median(features[own] - regressors[own] @ coef, axis=0)
         coefficients[color] = tuple(tuple(np.round(row, 4)) for row in coef)
     return PieceColorModel(coefficients, model.covariance)
 

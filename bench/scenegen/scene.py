@@ -108,14 +108,20 @@ class Scene:
     noise_seed: int
 
 
-def sample_scene(set_seed: int, index: int, scale: float = 1.0) -> Scene:
+def sample_scene(set_seed: int, index: int, scale: float = 1.0, city: dict | None = None) -> Scene:
     """Sample scene ``index`` of set ``set_seed`` (cheap: no rendering).
 
     Args:
         scale: output linear size relative to the phone's (0.25 -> about 1000x750).
+        city: a city dict (design.md section 2) to lay out instead of a sampled one (the
+            calibration layout, say); everything else is sampled as for a sampled city.
     """
     rng = np.random.default_rng(np.random.SeedSequence([set_seed, index]))
-    city, legality = sample_city(rng)
+    sampled, legality = sample_city(rng)
+    if city is None:
+        city = sampled
+    else:
+        legality = _legality(city)
     pitch = float(rng.uniform(27, 40))
     rot = float(rng.uniform(-40, 40))
     mats = {c: plastic(c, rng) for c in ("red", "yellow", "green", "blue", "black")}
@@ -171,11 +177,23 @@ def render_scene(sc: Scene) -> bytes:
     return jpeg
 
 
-def make_scene(set_seed: int, index: int, scale: float = 1.0) -> tuple[bytes, dict]:
+def make_scene(set_seed: int, index: int, scale: float = 1.0, city: dict | None = None) -> tuple[bytes, dict]:
     """Sample and render one scene: (JPEG bytes, ground truth). All pixel coordinates in
-    the ground truth are (x, y) in the upright (EXIF-applied) image."""
-    sc = sample_scene(set_seed, index, scale)
+    the ground truth are (x, y) in the upright (EXIF-applied) image. ``city``: see
+    :func:`sample_scene`."""
+    sc = sample_scene(set_seed, index, scale, city)
     return render_scene(sc), sc.gt
+
+
+def _legality(city: dict) -> dict:
+    """The legality info of :func:`city.sample_city` for a given city: its first problem."""
+    from scorer import City, Piece, check_legality
+    problems = check_legality(City([Piece(p["row"], p["col"], p["color"], p["size"], p["level"])
+                                    for p in city["pieces"]]))
+    if not problems:
+        return {"legal": True, "illegal_reason": None, "illegal_cells": []}
+    return {"legal": False, "illegal_reason": problems[0].reason,
+            "illegal_cells": [list(c) for c in problems[0].cells]}
 
 
 def occlusion(city: dict, pyrs: list[Pyramid], cam: Camera, q: float = 0.25) -> list[float]:

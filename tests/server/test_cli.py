@@ -114,3 +114,18 @@ def test_calibrate_needs_the_calibration_layout(tmp_path):
     code, _, err = citycam("calibrate", SAMPLE, "--out", tmp_path / "mine.json")
     assert code == 2 and "5 x 3 calibration block" in err
     assert not (tmp_path / "mine.json").exists()
+
+
+def test_calibrate_then_detect_with_the_profile_made(tmp_path):
+    from bench.scenegen.scene import make_scene
+    from calibration.calibrate import layout_city
+    layout = layout_city()
+    jpeg, _ = make_scene(5, 4, scale=0.3, city=layout)  # a wooden table
+    (tmp_path / "layout.jpg").write_bytes(jpeg)
+    code, out, err = citycam("calibrate", tmp_path / "layout.jpg", "--out", tmp_path / "wood.json")
+    assert code == 0 and err == "" and "sizes: 15/15" in out
+    code, out, _ = citycam("detect", tmp_path / "layout.jpg", "--profile", tmp_path / "wood.json", "--json")
+    read = json.loads(out)["pieces"]
+    assert code == 0
+    assert sorted((p["row"], p["col"], p["color"], p["size"]) for p in read) == sorted(
+        (p["row"], p["col"], p["color"], p["size"]) for p in layout["pieces"])

@@ -1,0 +1,41 @@
+"""``citycam calibrate`` on rendered photos of the calibration layout (seeded, small)."""
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+import vision
+from bench.scenegen.scene import make_scene
+from calibration import load_profile
+from calibration.calibrate import LAYOUT_ROWS, calibrate_from_photo, layout_city
+from vision.load import load_photo
+
+LAYOUT = layout_city()
+
+
+def layout_photo(index: int) -> np.ndarray:
+    cv2.setNumThreads(1)
+    jpeg, truth = make_scene(5, index, scale=0.3, city=LAYOUT)
+    return load_photo(jpeg, load_profile().working_side), truth
+
+
+def test_the_layout_is_a_legal_city_with_one_of_each_kind():
+    _, truth = layout_photo(0)
+    assert truth["legal"]
+    assert sorted((p["color"], p["size"]) for p in LAYOUT["pieces"]) == sorted(
+        (c, s) for c in LAYOUT_ROWS for s in (1, 2, 3))
+
+
+@pytest.mark.parametrize("index, table", [(0, "white"), (5, "dark")])
+def test_a_profile_made_from_the_layout_reads_the_layout(tmp_path, index, table):
+    rgb, truth = layout_photo(index)
+    assert truth["scene"]["table"] == table
+    path, report = calibrate_from_photo(rgb, load_profile(), str(tmp_path / "mine.json"))
+    assert "15/15 separated" in report and "sizes: 15/15 read as laid out" in report
+    profile = load_profile(str(path))
+    assert profile.name == "mine" and profile.piece_colors != load_profile().piece_colors
+    read = vision.analyze(rgb, profile).city
+    assert sorted((p.row, p.col, p.color, p.size) for p in read.pieces) == sorted(
+        (p["row"], p["col"], p["color"], p["size"]) for p in LAYOUT["pieces"])
+    json.loads(path.read_text())  # a profile file a person can read
