@@ -20,12 +20,13 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
-from calibration import Profile
-from calibration.profile import BLACK
+from calibration import PieceColorModel, Profile
+from calibration.profile import BLACK, COLOR_ORDER
 
 from .cells import SIZES, CityReading, Reading
 from .classify import MAX_PER_COLOR
@@ -106,9 +107,10 @@ def add_unseen(reading: CityReading, differs: np.ndarray, log_ratio: np.ndarray,
     ``unseen_min_overlap``; on a ``plain`` table, also faint pieces (:func:`_faint_piece_in_cell`),
     and where ``edges`` (from :func:`_relative_edges`) are given, black pieces seen only by
     their edges (:func:`_edged_piece_in_cell`).
-    Their colour is the nearest of the photo's expected colours (the prototypes at the
-    table's chroma, from ``blobs``, moved by the reading's colour offset); ``log_ratio`` is
-    float32 (H, W, 3)."""
+    Their colour is read from their median log ratio as the candidates' were, by the piece
+    colour model on a plain table (the table as the ``blobs`` saw it), else the nearest of
+    the photo's expected colours (:class:`_PhotoColours`); ``log_ratio`` is float32 (H, W,
+    3)."""
     pieces = list(reading.pieces)
     if not pieces:
         return reading
@@ -117,8 +119,8 @@ def add_unseen(reading: CityReading, differs: np.ndarray, log_ratio: np.ndarray,
     for p in pieces:
         cv2.fillConvexPoly(explained, np.round(p.outline).astype(np.int32), 1)
     explained = cv2.dilate(explained, np.ones((5, 5), np.uint8))
-    expected = _expected_colors(blobs, reading.color_offset, profile)
-    counts = np.bincount([p.color_index for p in pieces], minlength=len(expected))
+    colours = _PhotoColours.of(blobs, reading.color_offset, plain, profile)
+    counts = np.bincount([p.color_index for p in pieces], minlength=len(COLOR_ORDER))
     occupied = {(p.col, p.row) for p in pieces}
     frontier = sorted({(c + dc, r + dr) for c, r in occupied for dc, dr in _STEPS} - occupied)
     while frontier and len(pieces) < profile.max_candidates:
@@ -127,9 +129,9 @@ def add_unseen(reading: CityReading, differs: np.ndarray, log_ratio: np.ndarray,
         shapes, box = _cell_outlines(reading, (col, row), differs.shape)
         if box is None:
             continue
-        found = _piece_in_cell((col, row), shapes, box, differs, explained, log_ratio, expected, counts, profile)
+        found = _piece_in_cell((col, row), shapes, box, differs, explained, log_ratio, colours, counts, profile)
         if found is None and plain:
-            found = _faint_piece_in_cell((col, row), shapes, box, explained, log_ratio, expected, counts, profile)
+            found = _faint_piece_in_cell((col, row), shapes, box, explained, log_ratio, colours, counts, profile)
         if found is None and edges is not None:
             found = _edged_piece_in_cell(reading, (col, row), shapes, box, explained, edges, counts, profile)
         if found is None:
@@ -144,10 +146,36 @@ def add_unseen(reading: CityReading, differs: np.ndarray, log_ratio: np.ndarray,
     return dataclasses.replace(reading, pieces=pieces)
 
 
-def _expected_colors(blobs: list[Blob], offset: np.ndarray, profile: Profile) -> np.ndarray:
-    """(5, 3) log ratios expected of each colour in this photo: the prototypes adjusted to
-    the table's chroma (the median of the ``blobs``'), moved by the photo's ``offset`` (3,)."""
-    return profile.colors.expected(np.median([b.chroma for b in blobs], axis=0))[0] + offset
+@dataclass(frozen=True)
+class _PhotoColours:
+    """What a piece found on a second look is read against in this photo: on a ``plain``
+    table the piece colour model (as the candidates were) at the table's ``chroma`` (3,)
+    and ``level``, less the photo's ``offset`` (3,); on a print the nearest of the
+    ``expected`` colours ((5, 3): the prototypes at the table's chroma, moved by the offset)."""
+
+    expected: np.ndarray
+    offset: np.ndarray
+    chroma: np.ndarray
+    level: float
+    plain: bool
+    model: PieceColorModel
+
+    @classmethod
+    def of(cls, blobs: list[Blob], offset: np.ndarray, plain: bool, profile: Profile) -> "_PhotoColours":
+        """The table as the ``blobs`` saw it (their medians)."""
+        chroma = np.median([b.chroma for b in blobs], axis=0)
+        return cls(profile.colors.expected(chroma)[0] + offset, offset, chroma,
+                   float(np.median([b.level for b in blobs])), plain, profile.piece_colors)
+
+    def color(self, feature: np.ndarray, full: np.ndarray) -> int:
+        """The colour index of a piece whose median log ratio is ``feature`` (3,), among the
+        colours not ``full`` ((5,) bool: as many pieces as a set has)."""
+        if self.plain:
+            cost = self.model.costs(feature - self.offset, self.chroma, np.array([self.level]))[0]
+        else:
+            cost = np.linalg.norm(self.expected - feature, axis=1)
+        cost[full] = np.inf
+        return int(cost.argmin())
 
 
 def _cell_outlines(reading: CityReading, cell, image_shape):
@@ -175,7 +203,7 @@ def _window_mask(polygon: np.ndarray, box) -> np.ndarray:
     return mask
 
 
-def _piece_in_cell(cell, shapes, box, differs, explained, log_ratio, expected, counts,
+def _piece_in_cell(cell, shapes, box, differs, explained, log_ratio, colours, counts,
                    profile: Profile) -> Reading | None:
     """The piece standing on ``cell`` (col, row), or None when the pixels that differ from
     the table there and are not explained by a piece already read do not take the shape
@@ -194,15 +222,12 @@ def _piece_in_cell(cell, shapes, box, differs, explained, log_ratio, expected, c
     if overlap < profile.unseen_min_overlap:
         return None
     inside = (seen & mask) > 0
-    feature = np.median(log_ratio[y0:y1, x0:x1][inside], axis=0)
-    dist = np.linalg.norm(expected - feature, axis=1)
-    dist[counts >= MAX_PER_COLOR] = np.inf
-    color = int(dist.argmin())
+    color = colours.color(np.median(log_ratio[y0:y1, x0:x1][inside], axis=0), counts >= MAX_PER_COLOR)
     center = tuple(float(v) for v in shape.mean(axis=0))
     return Reading(int(cell[0]), int(cell[1]), color, size, 0, float(overlap), center, shape)
 
 
-def _faint_piece_in_cell(cell, shapes, box, explained, log_ratio, expected, counts,
+def _faint_piece_in_cell(cell, shapes, box, explained, log_ratio, colours, counts,
                          profile: Profile) -> Reading | None:
     """The piece on ``cell`` (col, row) of a plain table whose colour is close to the
     table's (a black pyramid under the lamp on a dark table), or None: inside the projected
@@ -210,8 +235,8 @@ def _faint_piece_in_cell(cell, shapes, box, explained, log_ratio, expected, coun
     by at least ``faint_contrast`` and by ``faint_noise_ratio`` times the ring's own spread.
     Its size is the smallest whose difference is at least ``faint_size_share`` of the
     strongest (noise ratio aside: the ring round the true size holds the piece's shadow, and
-    a larger outline's ring lies beyond it); its colour is the expected colour whose
-    direction from the table is closest to that difference. Such a piece is read with
+    a larger outline's ring lies beyond it); its colour is read from the median inside it
+    (``colours``, :class:`_PhotoColours`). Such a piece is read with
     confidence 0.5, so it is flagged for the player to check. ``shapes`` and ``box``: from
     :func:`_cell_outlines`."""
     x0, y0, x1, y1 = box
@@ -236,11 +261,10 @@ def _faint_piece_in_cell(cell, shapes, box, explained, log_ratio, expected, coun
         return None
     strongest = max(np.abs(contrast).max() for _, _, contrast in seen)
     size, shape, contrast = next(s for s in seen if np.abs(s[2]).max() >= profile.faint_size_share * strongest)
-    direction = expected / np.linalg.norm(expected, axis=1, keepdims=True)
-    similarity = direction @ (contrast / np.linalg.norm(contrast))
-    similarity[counts >= MAX_PER_COLOR] = -np.inf
+    inner = (cv2.erode(_window_mask(shape, box), _GAP_KERNEL) > 0) & free
+    color = colours.color(np.median(window[inner], axis=0), counts >= MAX_PER_COLOR)
     center = tuple(float(v) for v in shape.mean(axis=0))
-    return Reading(int(cell[0]), int(cell[1]), int(similarity.argmax()), size, 0, 0.5, center, shape)
+    return Reading(int(cell[0]), int(cell[1]), color, size, 0, 0.5, center, shape)
 
 
 def _edged_piece_in_cell(reading: CityReading, cell, shapes, box, explained, edges, counts,

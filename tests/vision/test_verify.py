@@ -21,6 +21,14 @@ SIZE = (640, 480)
 PITCH_PX = 60.0
 PITCH_MM = 32.0
 DIM, BRIGHT = 60.0, 220.0  # mean table brightness (8-bit) of a dark and of a white table
+LEVEL = float(np.log(DIM))  # the table's log grey (the candidates' ``level``)
+
+
+def looks(color: str, chroma=np.zeros(3), level: float = LEVEL) -> np.ndarray:
+    """(3,) the log ratio of a ``color`` piece on a table of ``chroma`` (3,) and ``level``
+    (its log grey; the grey table by default): the piece colour model's mean."""
+    model = PROFILE.piece_colors
+    return (model.regressors(chroma, np.array([level])) @ np.array(model.coefficients[color]))[0]
 
 
 def straight_down_reading(pieces):
@@ -34,16 +42,17 @@ def straight_down_reading(pieces):
     return CityReading(GridFit(H, np.zeros((0, 2), int), np.zeros(0)), camera, PITCH_MM, PITCH_MM, readings, np.zeros(3))
 
 
-def scene(reading, hidden, extra=(), unseen=()):
+def scene(reading, hidden, extra=(), unseen=(), table=(np.zeros(3), LEVEL)):
     """Strength and log ratio maps: the pieces of ``reading`` and the ``hidden`` ones
     ((col, row, colour, size)) drawn as their outlines with their colour's prototype, and
     ``extra`` convex polygons ((K, 2) (x, y)) drawn as a neutral grey difference; the
-    readings on the cells ``unseen`` ((col, row)) are not drawn."""
+    readings on the cells ``unseen`` ((col, row)) are not drawn; ``table``: its chroma and
+    level."""
     h = SIZE[1]
     log_ratio = np.zeros((h, SIZE[0], 3), np.float32)
-    prototypes = PROFILE.colors.prototype_array()
-    shapes = [(p.outline, prototypes[p.color_index]) for p in reading.pieces if (p.col, p.row) not in unseen]
-    shapes += [(outline(reading.camera, np.array([c, r], np.float64), s, PITCH_MM), prototypes[COLOR_ORDER.index(k)])
+    shapes = [(p.outline, looks(COLOR_ORDER[p.color_index], *table)) for p in reading.pieces
+              if (p.col, p.row) not in unseen]
+    shapes += [(outline(reading.camera, np.array([c, r], np.float64), s, PITCH_MM), looks(k, *table))
                for c, r, k, s in hidden]
     shapes += [(poly, np.full(3, -0.4)) for poly in extra]
     for poly, value in shapes:
@@ -54,10 +63,10 @@ def scene(reading, hidden, extra=(), unseen=()):
     return strength, log_ratio
 
 
-def blobs_of(reading):
-    prototypes = PROFILE.colors.prototype_array()
-    return [Blob((0.0, 0.0), np.zeros((1, 2), np.int32), prototypes[p.color_index], np.zeros(3), p.color_index, 1.0, 0.0)
-            for p in reading.pieces]
+def blobs_of(reading, table=(np.zeros(3), LEVEL)):
+    chroma, level = table
+    return [Blob((0.0, 0.0), np.zeros((1, 2), np.int32), looks(COLOR_ORDER[p.color_index], *table), chroma,
+                 p.color_index, 1.0, level) for p in reading.pieces]
 
 
 def test_a_piece_missed_beside_the_city_is_found_with_its_size_and_colour():
@@ -66,6 +75,18 @@ def test_a_piece_missed_beside_the_city_is_found_with_its_size_and_colour():
     found = check_reading(reading, strength, log_ratio, blobs_of(reading), True, DIM, PROFILE)
     added = {(p.col, p.row): (COLOR_ORDER[p.color_index], p.size) for p in found.pieces[3:]}
     assert added == {(2, 1): ("blue", 3), (3, 1): ("black", 1)}  # the second beside the first
+
+
+def test_a_piece_found_on_a_second_look_is_read_by_the_piece_model_on_a_plain_table():
+    """On a warm dark table, black reads bluish against the table: the nearest pixel-model
+    colour is blue; the piece colour model, which read the candidates, says black. On a
+    print the nearest pixel-model colour stands."""
+    warm_dark = (np.array([0.15, 0.0, -0.15]), float(np.log(40.0)))
+    reading = straight_down_reading([(0, 0, "red", 3), (1, 0, "yellow", 2), (1, 1, "green", 1)])
+    strength, log_ratio = scene(reading, hidden=[(2, 1, "black", 3)], table=warm_dark)
+    for plain, color in ((True, "black"), (False, "blue")):
+        found = check_reading(reading, strength, log_ratio, blobs_of(reading, warm_dark), plain, BRIGHT, PROFILE)
+        assert [(p.col, p.row, COLOR_ORDER[p.color_index]) for p in found.pieces[3:]] == [(2, 1, color)], plain
 
 
 def test_a_card_or_a_shadow_beside_the_city_is_not_a_piece():
