@@ -25,7 +25,7 @@ from .detection import DetectedPiece, Detection, build_detection
 from .errors import BoardNotFound, PhotoError, VisionError
 from .load import load_photo
 from .overlay import draw_overlay
-from .pieces import find_blobs
+from .pieces import Blob, find_blobs
 from .verify import check_reading
 
 __all__ = ["analyze", "find_candidates", "Candidates", "load_photo", "draw_overlay", "Detection", "DetectedPiece",
@@ -41,7 +41,7 @@ class Candidates:
     ``plain`` (whether the table is plain, not printed) and ``profile`` (as adjusted to the
     photo's grain)."""
 
-    blobs: list
+    blobs: list[Blob]
     side: float
     log_ratio: np.ndarray
     strength: np.ndarray

@@ -69,6 +69,7 @@ def read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: fl
     On a plain table, each candidate's colour is read whole by the piece colour model
     (``profile.piece_colors``); on a print, where the table under a piece is not the table
     estimate, a candidate keeps the colour its pixels were labelled with.
+
     A lattice that puts the candidates on more cells than a whole set has pieces (and a few
     strays) is finer than the grid (fragments between pieces fitted it as well); the grid is
     then fitted again with lattices at least ``_COARSER`` times as coarse, and the fit with

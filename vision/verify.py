@@ -242,7 +242,7 @@ def _faint_piece_in_cell(cell, shapes, box, explained, log_ratio, colours, count
     x0, y0, x1, y1 = box
     free = explained[y0:y1, x0:x1] == 0
     window = log_ratio[y0:y1, x0:x1]
-    seen = []  # (size, shape, contrast) of the sizes whose outline is mostly free
+    seen = []  # (size, shape, contrast, median inside) of the sizes whose outline is mostly free
     present = False
     for size, shape in zip(SIZES, shapes):
         mask = _window_mask(shape, box)
@@ -252,17 +252,17 @@ def _faint_piece_in_cell(cell, shapes, box, explained, log_ratio, colours, count
             continue  # mostly covered by pieces already read
         outside = window[ring]
         around = np.median(outside, axis=0)
-        contrast = np.median(window[inner], axis=0) - around
-        seen.append((size, shape, contrast))
+        median = np.median(window[inner], axis=0)
+        contrast = median - around
+        seen.append((size, shape, contrast, median))
         if not present and np.abs(contrast).max() >= profile.faint_contrast:
             noise = 1.4826 * np.median(np.abs(outside - around), axis=0)
             present = bool(np.max(np.abs(contrast) / np.maximum(noise, 1e-3)) >= profile.faint_noise_ratio)
     if not present:
         return None
-    strongest = max(np.abs(contrast).max() for _, _, contrast in seen)
-    size, shape, contrast = next(s for s in seen if np.abs(s[2]).max() >= profile.faint_size_share * strongest)
-    inner = (cv2.erode(_window_mask(shape, box), _GAP_KERNEL) > 0) & free
-    color = colours.color(np.median(window[inner], axis=0), counts >= MAX_PER_COLOR)
+    strongest = max(np.abs(contrast).max() for _, _, contrast, _ in seen)
+    size, shape, _, median = next(s for s in seen if np.abs(s[2]).max() >= profile.faint_size_share * strongest)
+    color = colours.color(median, counts >= MAX_PER_COLOR)
     center = tuple(float(v) for v in shape.mean(axis=0))
     return Reading(int(cell[0]), int(cell[1]), color, size, 0, 0.5, center, shape)
 
