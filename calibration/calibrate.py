@@ -4,10 +4,10 @@ The layout: one small, medium and large piece of each colour in a block of 5 row
 columns, rows red, yellow, green, blue, black from the far side of the table; the sizes go
 small, medium, large from the left in the first row and shift one place each row (the second
 row medium, large, small), so that no two pieces of a size touch: the layout is a legal city,
-and the rules the reading leans on hold for it. The photo is read with the starting profile's geometry; the
-colour prototypes, and the piece model's means, are refitted to the pieces' true colours on
-this table and light (how colours move with the table is kept: one photo shows one table),
-and the report says how well colours and sizes separate.
+and the rules the reading leans on hold for it. The photo is read with the starting
+profile's geometry; the colour prototypes, and the piece model's means, are refitted to the
+pieces' true colours on this table and light (how colours move with the table is kept: one
+photo shows one table), and the report says how well colours and sizes separate.
 """
 from __future__ import annotations
 
@@ -61,8 +61,11 @@ def calibrate_from_photo(rgb: np.ndarray, profile: Profile, out: str) -> tuple[P
         raise ProfileError(f"the calibration photo could not be read: {exc}") from None
     fitted = dataclasses.replace(profile, name=Path(out).stem, colors=model)
     # the piece model reads the candidates (and offset) that the refitted pixel model finds
-    candidates = candidate_samples(vision.find_candidates(rgb, fitted), outlines,
-                                   np.array([p.center for p in pieces]), fitted)
+    try:
+        found = vision.find_candidates(rgb, fitted)
+    except vision.VisionError as exc:
+        raise ProfileError(f"the calibration photo could not be read with its own colours: {exc}") from None
+    candidates = candidate_samples(found, outlines, np.array([p.center for p in pieces]), fitted)
     piece_model = refit_piece_means(profile.piece_colors, *(np.array([s[k] for s in candidates]) for k in (1, 2, 3)),
                                     [colors[s[0]] for s in candidates])
     fitted = dataclasses.replace(fitted, piece_colors=piece_model)
