@@ -49,9 +49,10 @@ _TRIM_CONSISTENCY = _TRIM / (math.erf(math.sqrt(7.8147 / 2))
 
 
 def fit_piece_colors(features: np.ndarray, chromas: np.ndarray, levels: np.ndarray,
-                     colors: list[str]) -> PieceColorModel:
+                     colors: list[str], outlier_cost: float) -> PieceColorModel:
     """Fit :class:`PieceColorModel` to samples: ``features`` (N, 3) (less their photos'
-    offsets), ``chromas`` (N, 3), ``levels`` (N,), ``colors`` N names. The covariance of
+    offsets), ``chromas`` (N, 3), ``levels`` (N,), ``colors`` N names; ``outlier_cost`` is
+    kept as given. The covariance of
     each colour is measured on the ``_TRIM`` share of its samples nearest its mean (a
     candidate matched to the wrong piece, or half a piece, is not how the colour varies).
     Raises ValueError if a colour has fewer than 20 samples."""
@@ -69,7 +70,7 @@ def fit_piece_colors(features: np.ndarray, chromas: np.ndarray, levels: np.ndarr
         kept = residual[spread <= np.quantile(spread, _TRIM)]
         coefficients[color] = tuple(tuple(np.round(row, 4)) for row in coef)
         covariance[color] = tuple(tuple(np.round(row, 6)) for row in np.cov(kept.T) * _TRIM_CONSISTENCY)
-    return PieceColorModel(coefficients, covariance)
+    return PieceColorModel(coefficients, covariance, outlier_cost)
 
 
 def refit_piece_means(model: PieceColorModel, features: np.ndarray, chromas: np.ndarray,
@@ -89,7 +90,7 @@ def refit_piece_means(model: PieceColorModel, features: np.ndarray, chromas: np.
         if own.any():
             coef[0] += np.median(features[own] - regressors[own] @ coef, axis=0)
         coefficients[color] = tuple(tuple(np.round(row, 4)) for row in coef)
-    return PieceColorModel(coefficients, model.covariance)
+    return PieceColorModel(coefficients, model.covariance, model.outlier_cost)
 
 
 def separation(features: np.ndarray, chromas: np.ndarray, colors: list[str], model: ColorModel) -> dict:

@@ -78,10 +78,14 @@ class PieceColorModel:
     piece: on a dark table the camera's dark floor lifts the channels a tint absorbs, and
     glossy black shows more of its surroundings. A full covariance per colour follows how each
     colour actually varies (black from near black to grey, a tint along its own hue).
+    ``outlier_cost`` is the cost (on the scale of :meth:`costs`) of "none of these colours":
+    a candidate that fits no colour well (a shadow, two tints mixed, a stack seen from above)
+    has the confidence of its colour lowered, so that the player is asked to check it.
     """
 
     coefficients: dict[str, tuple[tuple[float, float, float], ...]]
     covariance: dict[str, tuple[tuple[float, float, float], ...]]
+    outlier_cost: float
 
     def costs(self, features: np.ndarray, chromas: np.ndarray, levels: np.ndarray) -> np.ndarray:
         """(N, 5) float64 negative log likelihood of each colour (COLOR_ORDER), up to a shared
@@ -207,7 +211,8 @@ def profile_from_json(data: dict, source: str = "profile") -> Profile:
         pieces = data["piece_colors"]
         piece_model = PieceColorModel(
             coefficients={c: _matrix(pieces["coefficients"][c], (5, 3)) for c in COLOR_ORDER},
-            covariance={c: _matrix(pieces["covariance"][c], (3, 3)) for c in COLOR_ORDER})
+            covariance={c: _matrix(pieces["covariance"][c], (3, 3)) for c in COLOR_ORDER},
+            outlier_cost=float(pieces["outlier_cost"]))
         if any(np.linalg.eigvalsh(np.array(m)).min() <= 0 for m in piece_model.covariance.values()):
             raise ValueError("a piece colour's covariance is not positive definite")
         names = {f.name for f in fields(Profile)} - {"colors", "piece_colors"}

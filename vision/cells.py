@@ -76,13 +76,14 @@ def read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: fl
     fewer cells is kept."""
     features, chromas = np.array([b.feature for b in blobs]), np.array([b.chroma for b in blobs])
     _, offset = classify_colors(features, chromas, profile.colors, profile.informative_above)
+    outlier = profile.piece_colors.outlier_cost if plain else None
     if plain:
         costs = profile.piece_colors.costs(features - offset, chromas, np.array([b.level for b in blobs]))
         colors = costs.argmin(axis=1)
     else:
         costs = color_costs(features, chromas, profile.colors, offset)
         colors = np.array([b.color_index for b in blobs])
-    color_conf = color_confidence(costs, colors)
+    color_conf = color_confidence(costs, colors, outlier)
     centers = np.array([b.center for b in blobs])
     areas = np.array([b.area for b in blobs], np.float64)
     typical = np.percentile(areas, profile.typical_piece_percentile)  # the rest may be fragments
@@ -121,7 +122,8 @@ def read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: fl
     near = pitches[np.abs(pitches - pitch_mm) <= _OUTLINE_PITCH_SPAN_MM]
     pitch_mm, fits = _best_fitting_pitch(camera, by_cell, blobs, colors, near, profile)
     readings = _assemble(blobs, by_cell, fits, camera, pitch_mm, colors, costs, color_conf, areas, profile)
-    pieces = _within_supply(_apply_priors(readings, camera, pitch_mm, profile), [c for _, _, c in readings], profile)
+    pieces = _within_supply(_apply_priors(readings, camera, pitch_mm, profile), [c for _, _, c in readings], outlier,
+                            profile)
     return CityReading(fit, camera, grid_pitch_mm, pitch_mm, pieces, offset)
 
 
@@ -315,16 +317,17 @@ def _apply_priors(readings, camera: Camera, pitch_mm: float, profile: Profile) -
     return out
 
 
-def _within_supply(pieces: list[Reading], costs: list[np.ndarray], profile: Profile) -> list[Reading]:
+def _within_supply(pieces: list[Reading], costs: list[np.ndarray], outlier_cost: float | None,
+                   profile: Profile) -> list[Reading]:
     """``pieces`` with colours re-read so that no kind is over its supply where that costs
     less than ``surplus_cost`` a piece (see :func:`classify.within_supply`); a re-read
     piece's confidence is at most that of its new colour. ``costs``: each piece's (5,)
-    colour costs."""
+    colour costs; ``outlier_cost``: see :func:`classify.color_confidence`."""
     if not pieces:
         return pieces
     costs = np.array(costs)
     old = np.array([p.color_index for p in pieces])
     new = within_supply(old, np.array([p.size for p in pieces]), costs, PER_KIND, profile.surplus_cost)
-    conf = color_confidence(costs, new)
+    conf = color_confidence(costs, new, outlier_cost)
     return [p if a == b else dataclasses.replace(p, color_index=int(b), confidence=min(p.confidence, float(c)))
             for p, a, b, c in zip(pieces, old, new, conf)]

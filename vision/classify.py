@@ -108,8 +108,13 @@ def color_costs(features: np.ndarray, chromas: np.ndarray, model: ColorModel, of
     return 0.5 * (dist / max(model.spread, 1e-6)) ** 2
 
 
-def color_confidence(costs: np.ndarray, labels: np.ndarray) -> np.ndarray:
-    """Confidence (N,) of colours ``labels`` (N,) from their :func:`color_costs` (N, 5)."""
+def color_confidence(costs: np.ndarray, labels: np.ndarray, outlier_cost: float | None = None) -> np.ndarray:
+    """Confidence (N,) of colours ``labels`` (N,) from their :func:`color_costs` (N, 5) (or
+    :meth:`calibration.PieceColorModel.costs`); with ``outlier_cost``, "none of these
+    colours" is a sixth choice of that cost, and a candidate far from every colour is not
+    sure of any."""
+    if outlier_cost is not None:
+        costs = np.hstack([costs, np.full((len(costs), 1), outlier_cost)])
     return _chosen_probability(costs, labels)
 
 

@@ -27,7 +27,7 @@ def draw(model, per_color: int, seed: int):
 
 def test_the_piece_model_is_recovered_from_samples_drawn_from_it():
     features, chromas, levels, colors = draw(TRUTH, 3000, seed=1)
-    fitted = fit_piece_colors(features, chromas, levels, colors)
+    fitted = fit_piece_colors(features, chromas, levels, colors, TRUTH.outlier_cost)
     tables = TRUTH.regressors(chromas[::50], levels[::50])  # a chroma sums to 0: compare the means, not
     for color in COLOR_ORDER:                               # coefficients that trade off against each other
         sd = np.sqrt(np.diag(TRUTH.covariance[color]))
@@ -61,4 +61,4 @@ def test_a_colour_without_enough_samples_is_refused():
     features, chromas, levels, colors = draw(TRUTH, 30, seed=4)
     keep = [k for k, c in enumerate(colors) if c != "green" or k % 3 == 0]  # 10 green samples
     with pytest.raises(ValueError, match="10 samples of green"):
-        fit_piece_colors(features[keep], chromas[keep], levels[keep], [colors[k] for k in keep])
+        fit_piece_colors(features[keep], chromas[keep], levels[keep], [colors[k] for k in keep], -2.0)

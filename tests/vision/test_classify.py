@@ -105,6 +105,17 @@ def test_colour_confidence_is_the_chosen_colours_probability():
     assert abs(confidence[0] - 0.5) < 0.01 and confidence[1] > 0.99
 
 
+def test_a_candidate_far_from_every_colour_is_not_sure_of_any():
+    """Two candidates equally nearer blue than black; the second fits neither well (a
+    shadow, a stack's mixed tints): with "none of these" as a choice, it is the less sure."""
+    near = np.array([[9.0, 9.0, 9.0, -6.0, -4.0]])  # costs: blue clearly, both fit
+    far = near + 5.0  # the same choice, everything 5 nats less likely
+    plain = [color_confidence(c, np.array([3]))[0] for c in (near, far)]
+    assert plain[0] == plain[1]
+    sure = [color_confidence(c, np.array([3]), outlier_cost=-2.0)[0] for c in (near, far)]
+    assert sure[0] > 0.85 and sure[1] < 0.6
+
+
 @st.composite
 def _readings(draw):
     """Colours, sizes and colour costs of up to 20 pieces, with many of a kind."""
