@@ -203,6 +203,9 @@ def profile_from_json(data: dict, source: str = "profile") -> Profile:
             defaults = json.loads((PROFILE_DIR / "default.json").read_text())
             data = {**{k: defaults[k] for k in missing if k in defaults}, **data}
             logger.info("%s: %s taken from the default profile", source, ", ".join(missing))
+            if "piece_colors" in missing:
+                logger.warning("%s was made before whole pieces' colours were calibrated: on a plain table "
+                               "the default's are used; run citycam calibrate again", source)
         colors = data["colors"]
         model = ColorModel(prototypes={c: tuple(map(float, colors["prototypes"][c])) for c in COLOR_ORDER},
                            table_gain=tuple(tuple(map(float, row)) for row in colors["table_gain"]),

@@ -12,7 +12,7 @@ def default_json() -> dict:
     return json.loads((PROFILE_DIR / "default.json").read_text())
 
 
-def test_a_profile_made_before_a_threshold_was_added_takes_it_from_the_default(tmp_path):
+def test_a_profile_made_before_a_threshold_was_added_takes_it_from_the_default(tmp_path, caplog):
     data = default_json()
     data["name"] = "mytable"
     data["colors"]["prototypes"]["red"] = [0.2, -0.9, -0.8]  # this table's own fit
@@ -23,6 +23,7 @@ def test_a_profile_made_before_a_threshold_was_added_takes_it_from_the_default(t
     assert profile.tint_margin == default_json()["tint_margin"]
     assert profile.faint_size_share == default_json()["faint_size_share"]
     assert profile.piece_colors == load_profile().piece_colors
+    assert "run citycam calibrate again" in caplog.text  # its own colours no longer decide alone
     assert profile.colors.prototypes["red"] == (0.2, -0.9, -0.8)  # its own colours are kept
     assert profile.name == "mytable"
 
