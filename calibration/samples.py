@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 
 from vision import Candidates
-from vision.classify import classify_colors
+from vision.cells import shared_offset
 from vision.colour import table_chroma, table_level, table_relative
 from vision.pieces import outline_mask
 
@@ -35,8 +35,7 @@ def candidate_samples(found: Candidates, outlines: list[np.ndarray], centres: np
     ``centres`` (N, 2) (x, y) is nearest, where outlines overlap): what
     :class:`calibration.PieceColorModel` reads."""
     features = np.array([b.feature for b in found.blobs])
-    chromas = np.array([b.chroma for b in found.blobs])
-    _, offset = classify_colors(features, chromas, profile.colors, profile.informative_above)
+    offset = shared_offset(found.blobs, profile)
     hulls = [cv2.convexHull(np.asarray(outline, np.float32)) for outline in outlines]
     centres = np.asarray(centres, np.float64).reshape(-1, 2)
     samples = []

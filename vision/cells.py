@@ -75,7 +75,7 @@ def read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: fl
     then fitted again with lattices at least ``_COARSER`` times as coarse, and the fit with
     fewer cells is kept."""
     features, chromas = np.array([b.feature for b in blobs]), np.array([b.chroma for b in blobs])
-    _, offset = classify_colors(features, chromas, profile.colors, profile.informative_above)
+    offset = shared_offset(blobs, profile)
     outlier = profile.piece_colors.outlier_cost if plain else None
     if plain:
         costs = profile.piece_colors.costs(features - offset, chromas, np.array([b.level for b in blobs]))
@@ -125,6 +125,13 @@ def read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: fl
     pieces = _within_supply(_apply_priors(readings, camera, pitch_mm, profile), [c for _, _, c in readings], outlier,
                             profile)
     return CityReading(fit, camera, grid_pitch_mm, pitch_mm, pieces, offset)
+
+
+def shared_offset(blobs: list[Blob], profile: Profile) -> np.ndarray:
+    """The photo's colour offset (3,) shared by all ``blobs`` (:func:`classify.classify_colors`):
+    what is taken off each candidate's feature before its colour is read."""
+    features, chromas = np.array([b.feature for b in blobs]), np.array([b.chroma for b in blobs])
+    return classify_colors(features, chromas, profile.colors, profile.informative_above)[1]
 
 
 def _occupied(fit: GridFit) -> int:
