@@ -14,7 +14,8 @@ from vision.load import load_photo
 LAYOUT = layout_city()
 
 
-def layout_photo(index: int) -> np.ndarray:
+def layout_photo(index: int) -> tuple[np.ndarray, dict]:
+    """The layout rendered as scene ``index`` of seed 5 (small), read at the working size, and its truth."""
     cv2.setNumThreads(1)
     jpeg, truth = make_scene(5, index, scale=0.3, city=LAYOUT)
     return load_photo(jpeg, load_profile().working_side), truth
