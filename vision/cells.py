@@ -88,7 +88,9 @@ def read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: fl
     areas = np.array([b.area for b in blobs], np.float64)
     typical = np.percentile(areas, profile.typical_piece_percentile)  # the rest may be fragments
     trust = np.clip(areas / typical, 0.2, 1.0)  # fragments count for less
-    min_pitch = np.sqrt(typical)  # a cell is wider than a typical piece
+    # a cell is wider than a typical piece, as its solid part tells: a long shadow on a light
+    # table can double a candidate's area, and its area would rule out the true pitch
+    min_pitch = np.sqrt(np.percentile([b.solid_area for b in blobs], profile.typical_piece_percentile))
     prior = CameraPrior(intrinsics(image_size, profile.hfov_deg), profile.anchor_noise, profile.tilt_prior_deg)
     tolerance = (profile.lattice_tolerance, profile.lattice_tolerance_growth)
 

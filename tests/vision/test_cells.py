@@ -151,3 +151,22 @@ def test_on_a_plain_table_each_candidate_is_read_whole_by_the_piece_model():
         reading = read_pieces(blobs, (640, 480), 60.0, plain, PROFILE)
         read = sorted(reading.pieces, key=lambda p: (round(p.center[1] / 60), p.center[0]))
         assert [COLOR_ORDER[p.color_index] for p in read] == expected, plain
+
+
+def test_long_shadows_do_not_hide_the_grid_s_pitch():
+    """Under a low lamp each candidate holds its piece and a long shadow: 30-pixel pieces
+    on a 42-pixel grid, each candidate over twice a piece's area. Measured by its area, a
+    typical piece would be wider than a cell; by its solid part it is not, and each piece
+    keeps a cell of its own."""
+    blobs = []
+    for row in range(3):
+        for col in range(4):
+            x, y = 200 + 42 * col, 150 + 42 * row
+            ys, xs = np.mgrid[y - 15:y + 15, x - 15:x + 15]
+            shadow_ys, shadow_xs = np.mgrid[y + 15:y + 125, x - 5:x + 5]  # a thin shadow past the next row
+            pixels = np.stack([np.concatenate([xs.ravel(), shadow_xs.ravel()]),
+                               np.concatenate([ys.ravel(), shadow_ys.ravel()])], 1).astype(np.int32)
+            body = square_blob(x, y, 30, COLOR_ORDER[(row + col) % 5])
+            blobs.append(Blob(body.center, pixels, body.feature, body.chroma, body.color_index, 15.0, TABLE_LEVEL))
+    reading = read_pieces(blobs, (640, 480), 60.0, False, PROFILE)
+    assert len({(p.col, p.row) for p in reading.pieces}) == 12
