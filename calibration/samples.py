@@ -35,7 +35,7 @@ def candidate_samples(found: Candidates, outlines: list[np.ndarray], centres: np
     ``centres`` (N, 2) (x, y) is nearest, where outlines overlap): what
     :class:`calibration.PieceColorModel` reads."""
     features = np.array([b.feature for b in found.blobs])
-    offset = shared_offset(found.blobs, profile)
+    offset = shared_offset(features, np.array([b.chroma for b in found.blobs]), profile)
     hulls = [cv2.convexHull(np.asarray(outline, np.float32)) for outline in outlines]
     centres = np.asarray(centres, np.float64).reshape(-1, 2)
     samples = []

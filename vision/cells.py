@@ -75,7 +75,7 @@ def read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: fl
     then fitted again with lattices at least ``_COARSER`` times as coarse, and the fit with
     fewer cells is kept."""
     features, chromas = np.array([b.feature for b in blobs]), np.array([b.chroma for b in blobs])
-    offset = shared_offset(blobs, profile)
+    offset = shared_offset(features, chromas, profile)
     outlier = profile.piece_colors.outlier_cost if plain else None
     if plain:
         costs = profile.piece_colors.costs(features - offset, chromas, np.array([b.level for b in blobs]))
@@ -129,10 +129,10 @@ def read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: fl
     return CityReading(fit, camera, grid_pitch_mm, pitch_mm, pieces, offset)
 
 
-def shared_offset(blobs: list[Blob], profile: Profile) -> np.ndarray:
-    """The photo's colour offset (3,) shared by all ``blobs`` (:func:`classify.classify_colors`):
-    what is taken off each candidate's feature before its colour is read."""
-    features, chromas = np.array([b.feature for b in blobs]), np.array([b.chroma for b in blobs])
+def shared_offset(features: np.ndarray, chromas: np.ndarray, profile: Profile) -> np.ndarray:
+    """The photo's colour offset (3,) shared by all candidates (:func:`classify.classify_colors`)
+    of ``features`` and ``chromas`` ((N, 3) each): what is taken off each candidate's feature
+    before its colour is read."""
     return classify_colors(features, chromas, profile.colors, profile.informative_above)[1]
 
 
