@@ -167,6 +167,9 @@ class Profile:
     faint_contrast: float
     faint_noise_ratio: float
     faint_size_share: float
+    print_contrast: float
+    print_noise_ratio: float
+    print_min_overlap: float
     edge_ratio: float
     edge_table_level: float
     colors: ColorModel

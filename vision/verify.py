@@ -12,7 +12,8 @@ cloth like its print. Knowing where a piece would stand and what it would look l
 from the camera, a cell can be tested with weaker rules: the pixels that differ from the
 table must fill the projected outline of one pyramid size and little else around it; or, on
 a plain table, the inside of such an outline must differ, even faintly, from a thin ring
-around it; or, on a dim plain table, where a glossy black pyramid can match the table in
+around it; or, on a print, it must stand out from the print, even a little, more than a thin
+ring around it does; or, on a dim plain table, where a glossy black pyramid can match the table in
 colour, its edges must show all round inside the outline. A card, a cloth pattern or a
 shadow does not take that shape.
 """
@@ -40,7 +41,7 @@ _CORNERS = ((-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5))
 # the gradient of a table in a photo is never below that of a camera's least sensor noise
 # (Sobel magnitude of 0.5% noise in log units); a noise-free image must not make every edge strong
 _LEAST_EDGE_LEVEL = 0.02
-# the faint test's ring, in working-resolution pixels: it starts past the outline's blurred
+# the faint and print tests' ring, in working-resolution pixels: it starts past the outline's blurred
 # edge and is a few pixels wide, thin enough to hold only the table right beside a piece
 _GAP_KERNEL = np.ones((3, 3), np.uint8)
 _RING_KERNEL = np.ones((9, 9), np.uint8)
@@ -52,12 +53,14 @@ def check_reading(reading: CityReading, strength: np.ndarray, log_ratio: np.ndar
     found on a second look at the empty cells beside it. ``strength``: float32 (H, W) from
     :func:`vision.colour.off_table`; ``log_ratio``: float32 (H, W, 3); ``blobs``: the
     candidates the reading was made of; ``plain``: whether the table has no pattern (only
-    then are faint pieces looked for: on a pattern, a faint difference is the pattern);
+    then are faint pieces looked for: on a pattern, a faint difference is the pattern; there,
+    pieces that stand out a little from the print all over are);
     ``table_level``: the table's mean 8-bit brightness (only on a plain table no brighter
     than ``edge_table_level`` are pieces looked for by their edges alone)."""
     differs = (strength > profile.unseen_threshold).astype(np.uint8)
     edges = _relative_edges(log_ratio, differs) if plain and table_level <= profile.edge_table_level else None
-    return add_unseen(drop_shapeless(reading, differs, profile), differs, log_ratio, blobs, plain, edges, profile)
+    return add_unseen(drop_shapeless(reading, differs, profile), differs, strength, log_ratio, blobs, plain, edges,
+                      profile)
 
 
 def drop_shapeless(reading: CityReading, differs: np.ndarray, profile: Profile) -> CityReading:
@@ -99,14 +102,15 @@ def _relative_edges(log_ratio: np.ndarray, differs: np.ndarray) -> np.ndarray:
     return magnitude / max(level, _LEAST_EDGE_LEVEL)
 
 
-def add_unseen(reading: CityReading, differs: np.ndarray, log_ratio: np.ndarray, blobs: list[Blob],
-               plain: bool, edges: np.ndarray | None, profile: Profile) -> CityReading:
+def add_unseen(reading: CityReading, differs: np.ndarray, strength: np.ndarray, log_ratio: np.ndarray,
+               blobs: list[Blob], plain: bool, edges: np.ndarray | None, profile: Profile) -> CityReading:
     """``reading`` with pieces added in empty cells beside it (and beside those, and so on)
     where what differs from the table (``differs``, uint8 (H, W)) and no piece read explains
     matches the outline of one pyramid size: intersection over union at least
     ``unseen_min_overlap``; on a ``plain`` table, also faint pieces (:func:`_faint_piece_in_cell`),
-    and where ``edges`` (from :func:`_relative_edges`) are given, black pieces seen only by
-    their edges (:func:`_edged_piece_in_cell`).
+    on a print, pieces that stand out (``strength``, float32 (H, W)) only a little but all
+    over (:func:`_print_piece_in_cell`), and where ``edges`` (from :func:`_relative_edges`)
+    are given, black pieces seen only by their edges (:func:`_edged_piece_in_cell`).
     Their colour is read from their median log ratio as the candidates' were, by the piece
     colour model on a plain table (the table as the ``blobs`` saw it), else the nearest of
     the photo's expected colours (:class:`_PhotoColours`); ``log_ratio`` is float32 (H, W,
@@ -132,6 +136,9 @@ def add_unseen(reading: CityReading, differs: np.ndarray, log_ratio: np.ndarray,
         found = _piece_in_cell((col, row), shapes, box, differs, explained, log_ratio, colours, counts, profile)
         if found is None and plain:
             found = _faint_piece_in_cell((col, row), shapes, box, explained, log_ratio, colours, counts, profile)
+        if found is None and not plain:
+            found = _print_piece_in_cell((col, row), shapes, box, explained, strength, log_ratio, colours, counts,
+                                         profile)
         if found is None and edges is not None:
             found = _edged_piece_in_cell(reading, (col, row), shapes, box, explained, edges, counts, profile)
         if found is None:
@@ -212,19 +219,25 @@ def _piece_in_cell(cell, shapes, box, differs, explained, log_ratio, colours, co
     seen = differs[y0:y1, x0:x1] & (1 - explained[y0:y1, x0:x1])
     if seen.sum() == 0:
         return None
-    best = None
-    for size, shape in zip(SIZES, shapes):
-        mask = _window_mask(shape, box)
-        overlap = (seen & mask).sum() / max((seen | mask).sum(), 1)
-        if best is None or overlap > best[0]:
-            best = (overlap, size, shape, mask)
-    overlap, size, shape, mask = best
+    overlap, size, shape, inside = _best_outline(seen > 0, shapes, box)
     if overlap < profile.unseen_min_overlap:
         return None
-    inside = (seen & mask) > 0
     color = colours.color(np.median(log_ratio[y0:y1, x0:x1][inside], axis=0), counts >= MAX_PER_COLOR)
     center = tuple(float(v) for v in shape.mean(axis=0))
     return Reading(int(cell[0]), int(cell[1]), color, size, 0, float(overlap), center, shape)
+
+
+def _best_outline(seen: np.ndarray, shapes, box):
+    """Of the projected outlines ``shapes`` (one per size, from :func:`_cell_outlines`), the
+    one that best matches ``seen`` (bool, the window ``box``): (intersection over union,
+    size, outline, bool mask of ``seen`` inside it)."""
+    best = None
+    for size, shape in zip(SIZES, shapes):
+        mask = _window_mask(shape, box) > 0
+        overlap = (seen & mask).sum() / max((seen | mask).sum(), 1)
+        if best is None or overlap > best[0]:
+            best = (float(overlap), size, shape, seen & mask)
+    return best
 
 
 def _faint_piece_in_cell(cell, shapes, box, explained, log_ratio, colours, counts,
@@ -263,6 +276,49 @@ def _faint_piece_in_cell(cell, shapes, box, explained, log_ratio, colours, count
     strongest = max(np.abs(contrast).max() for _, _, contrast, _ in seen)
     size, shape, _, median = next(s for s in seen if np.abs(s[2]).max() >= profile.faint_size_share * strongest)
     color = colours.color(median, counts >= MAX_PER_COLOR)
+    center = tuple(float(v) for v in shape.mean(axis=0))
+    return Reading(int(cell[0]), int(cell[1]), color, size, 0, 0.5, center, shape)
+
+
+def _print_piece_in_cell(cell, shapes, box, explained, strength, log_ratio, colours, counts,
+                         profile: Profile) -> Reading | None:
+    """The piece on ``cell`` (col, row) of a printed table that shares a colour with the
+    print (a blue pyramid on a blue check, or on pink with blue stripes, where the stripes'
+    blurred edges give the palette a purple), or None. Each of its pixels stands out from the
+    print only a little (``strength``, float32 (H, W), :func:`vision.colour.off_table_strength`),
+    less than any pixel test may ask without reading the print's edges as pieces, but it does
+    so all over the piece, while the print round it does not: the median strength inside the
+    smallest size's projected outline must exceed that of a thin ring round the largest by
+    ``print_contrast`` and by ``print_noise_ratio`` times the ring's own spread. Its size is
+    then the one whose projected outline best matches (intersection over union, at least
+    ``print_min_overlap``) what stands out more than halfway from the ring's level to the
+    inside's, opened to drop the print's thin lines and kept where it touches the inside; its
+    colour is read from the median log ratio (float32 (H, W, 3)) there (``colours``,
+    :class:`_PhotoColours`). Such a piece is read with confidence 0.5, so it is flagged for
+    the player to check. ``shapes`` and ``box``: from :func:`_cell_outlines`."""
+    x0, y0, x1, y1 = box
+    free = explained[y0:y1, x0:x1] == 0
+    window = strength[y0:y1, x0:x1]
+    largest = _window_mask(shapes[-1], box)
+    ring = (cv2.dilate(largest, _RING_KERNEL) > cv2.dilate(largest, _GAP_KERNEL)) & free
+    smallest = _window_mask(shapes[0], box)
+    inner = (cv2.erode(smallest, _GAP_KERNEL) > 0) & free
+    if ring.sum() < 20 or inner.sum() < 0.5 * smallest.sum():
+        return None  # mostly covered by pieces already read
+    around = float(np.median(window[ring]))
+    spread = 1.4826 * float(np.median(np.abs(window[ring] - around)))
+    inside = float(np.median(window[inner]))
+    contrast = inside - around
+    if contrast < profile.print_contrast or contrast < profile.print_noise_ratio * spread:
+        return None
+    above = ((window > around + contrast / 2) & free).astype(np.uint8)
+    _, parts = cv2.connectedComponents(cv2.morphologyEx(above, cv2.MORPH_OPEN, _GAP_KERNEL))
+    touching = np.unique(parts[inner & (parts > 0)])
+    seen = np.isin(parts, touching[touching > 0])
+    overlap, size, shape, inside = _best_outline(seen, shapes, box)
+    if overlap < profile.print_min_overlap:
+        return None
+    color = colours.color(np.median(log_ratio[y0:y1, x0:x1][inside], axis=0), counts >= MAX_PER_COLOR)
     center = tuple(float(v) for v in shape.mean(axis=0))
     return Reading(int(cell[0]), int(cell[1]), color, size, 0, 0.5, center, shape)
 
@@ -311,3 +367,4 @@ def _edged_piece_in_cell(reading: CityReading, cell, shapes, box, explained, edg
     k = int(np.argmax(along))
     center = tuple(float(v) for v in shapes[k].mean(axis=0))
     return Reading(int(cell[0]), int(cell[1]), BLACK, SIZES[k], 0, 0.5, center, shapes[k])
+

@@ -119,9 +119,10 @@ def test_a_reading_whose_outline_leaves_the_photo_is_kept():
     assert [(p.col, p.row) for p in found.pieces[:2]] == [(0, 0), (1, 0)]
 
 
-def test_a_faint_piece_is_found_on_a_plain_table_but_not_on_a_pattern():
+def test_a_faint_piece_is_found_on_a_plain_table_but_not_on_a_print_that_varies_as_much():
     """A black pyramid under the lamp on a dark table: only 10% darker than the table, under
-    the threshold of any pixel test, but all over its outline and nowhere around it."""
+    the threshold of any pixel test, but all over its outline and nowhere around it. On a
+    print that stands out from its own palette by as much here and there, it is the print."""
     rng = np.random.default_rng(7)
     reading = straight_down_reading([(0, 0, "red", 3), (1, 0, "yellow", 2)])
     strength, log_ratio = scene(reading, hidden=[])
@@ -133,7 +134,8 @@ def test_a_faint_piece_is_found_on_a_plain_table_but_not_on_a_pattern():
     blobs = blobs_of(reading)
     found = check_reading(reading, strength, log_ratio, blobs, True, DIM, PROFILE)
     assert flagged_additions(found, 2) == [(2, 0, "black", 2, True)]
-    assert len(check_reading(reading, strength, log_ratio, blobs, False, DIM, PROFILE).pieces) == 2
+    printed = strength + np.abs(rng.normal(0, 0.1, strength.shape)).astype(np.float32)
+    assert len(check_reading(reading, printed, log_ratio, blobs, False, DIM, PROFILE).pieces) == 2
 
 
 def test_a_faint_piece_with_a_mottled_edge_is_read_at_its_own_size():
@@ -152,6 +154,35 @@ def test_a_faint_piece_with_a_mottled_edge_is_read_at_its_own_size():
     strength = np.abs(log_ratio).max(axis=2)
     found = check_reading(reading, strength, log_ratio, blobs_of(reading), True, DIM, PROFILE)
     assert flagged_additions(found, 2) == [(2, 0, "black", 1, True)]
+
+
+def striped_print(shape, rng):
+    """float32 strength (``shape`` (H, W)) of a striped cloth: 2-pixel lines 20 pixels apart
+    where its blurred colours stand out, the rest matching its palette up to grain."""
+    strength = np.abs(rng.normal(0, 0.01, shape)).astype(np.float32)
+    strength[:, ::20] += 0.4
+    strength[:, 1::20] += 0.4
+    return strength
+
+
+def test_a_piece_that_stands_out_a_little_all_over_a_print_is_found_and_flagged():
+    """A blue pyramid on a cloth with blue stripes: the blurred stripes give the palette
+    colours near the piece's, so it stands out by only 0.12, under the second look's
+    threshold, and the print's lines cross its cell. It stands out all over its outline,
+    the print round it does not. The lines alone are no piece."""
+    rng = np.random.default_rng(5)
+    reading = straight_down_reading([(0, 0, "red", 3), (1, 0, "yellow", 2), (1, 1, "green", 1)])
+    _, log_ratio = scene(reading, hidden=[(2, 1, "blue", 2)])
+    strength = striped_print(log_ratio.shape[:2], rng)
+    for p in reading.pieces:
+        cv2.fillConvexPoly(strength, np.round(p.outline).astype(np.int32), 1.0)
+    lines_only = strength.copy()
+    piece = outline(reading.camera, np.array([2.0, 1.0]), 2, PITCH_MM)
+    cv2.fillConvexPoly(strength, np.round(piece).astype(np.int32), 0.12)
+    assert 0.12 < PROFILE.unseen_threshold
+    found = check_reading(reading, strength, log_ratio, blobs_of(reading), False, BRIGHT, PROFILE)
+    assert flagged_additions(found, 3) == [(2, 1, "blue", 2, True)]
+    assert len(check_reading(reading, lines_only, log_ratio, blobs_of(reading), False, BRIGHT, PROFILE).pieces) == 3
 
 
 def flagged_additions(found, known):
