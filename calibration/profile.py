@@ -170,6 +170,7 @@ class Profile:
     print_contrast: float
     print_noise_ratio: float
     print_min_overlap: float
+    second_look_size_cost: float
     edge_ratio: float
     edge_table_level: float
     colors: ColorModel

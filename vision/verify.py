@@ -29,8 +29,8 @@ import numpy as np
 from calibration import PieceColorModel, Profile
 from calibration.profile import BLACK, COLOR_ORDER
 
-from .cells import SIZES, CityReading, Reading
-from .classify import MAX_PER_COLOR
+from .cells import PER_KIND, SIZES, CityReading, Reading
+from .classify import MAX_PER_COLOR, likely_sizes
 from .model import outline
 from .pieces import Blob
 
@@ -150,7 +150,36 @@ def add_unseen(reading: CityReading, differs: np.ndarray, strength: np.ndarray, 
     added = len(pieces) - len(reading.pieces)
     if added:
         logger.info("%d piece(s) found on a second look at empty cells", added)
+        pieces = _sizes_with_rules(pieces, len(reading.pieces), reading, profile)
     return dataclasses.replace(reading, pieces=pieces)
+
+
+def _sizes_with_rules(pieces: list[Reading], known: int, reading: CityReading, profile: Profile) -> list[Reading]:
+    """``pieces`` with the sizes of those found on a second look (all but the first
+    ``known``) read again together with the rules (:func:`classify.likely_sizes`): what
+    they were sized by (a faint contrast, edges, a blurred print) tells a size less surely
+    than a clear outline, so each size step away from it costs only
+    ``second_look_size_cost``, less than a broken rule. The pieces read first were sized
+    with the rules already; one of them changes size only where that mends more than two
+    broken rules, as in that reading."""
+    on_table = [k for k, p in enumerate(pieces) if p.level == 0]
+    costs = []
+    for k in on_table:
+        steps = np.abs(np.array(SIZES) - pieces[k].size)
+        step_cost = profile.second_look_size_cost if k >= known else 2 * profile.same_size_cost
+        costs.append(np.where(steps == 1, step_cost, 2 * step_cost) * (steps > 0))
+    # likely_sizes costs a mismatch m at tolerance 1 as m^2 / 2
+    sizes = likely_sizes(np.sqrt(2 * np.array(costs)), np.array([pieces[k].color_index for k in on_table]),
+                         np.array([[pieces[k].col, pieces[k].row] for k in on_table]), 1.0, profile.same_size_cost,
+                         PER_KIND, profile.surplus_cost)[0] + 1
+    out = list(pieces)
+    for k, size in zip(on_table, sizes):
+        p = out[k]
+        if size != p.size:
+            shape = outline(reading.camera, np.array([p.col, p.row], np.float64), int(size), reading.pitch_mm)
+            out[k] = dataclasses.replace(p, size=int(size), outline=shape,
+                                         center=tuple(float(v) for v in shape.mean(axis=0)))
+    return out
 
 
 @dataclass(frozen=True)

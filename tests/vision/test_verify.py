@@ -119,22 +119,28 @@ def test_a_reading_whose_outline_leaves_the_photo_is_kept():
     assert [(p.col, p.row) for p in found.pieces[:2]] == [(0, 0), (1, 0)]
 
 
+def faint_scene(reading):
+    """A reading's scene, with sensor noise, plus a black medium pyramid on cell (2, 0)
+    only 10% darker than the table."""
+    rng = np.random.default_rng(7)
+    _, log_ratio = scene(reading, hidden=[])
+    faint = np.zeros(log_ratio.shape[:2], np.uint8)
+    cv2.fillConvexPoly(faint, np.round(outline(reading.camera, np.array([2.0, 0.0]), 2, PITCH_MM)).astype(np.int32), 1)
+    log_ratio += rng.normal(0, 0.01, log_ratio.shape).astype(np.float32)
+    log_ratio[faint > 0] -= 0.1
+    return np.abs(log_ratio).max(axis=2), log_ratio
+
+
 def test_a_faint_piece_is_found_on_a_plain_table_but_not_on_a_print_that_varies_as_much():
     """A black pyramid under the lamp on a dark table: only 10% darker than the table, under
     the threshold of any pixel test, but all over its outline and nowhere around it. On a
     print that stands out from its own palette by as much here and there, it is the print."""
-    rng = np.random.default_rng(7)
-    reading = straight_down_reading([(0, 0, "red", 3), (1, 0, "yellow", 2)])
-    strength, log_ratio = scene(reading, hidden=[])
-    faint = np.zeros(strength.shape, np.uint8)
-    cv2.fillConvexPoly(faint, np.round(outline(reading.camera, np.array([2.0, 0.0]), 2, PITCH_MM)).astype(np.int32), 1)
-    log_ratio += rng.normal(0, 0.01, log_ratio.shape).astype(np.float32)
-    log_ratio[faint > 0] -= 0.1
-    strength = np.abs(log_ratio).max(axis=2)
+    reading = straight_down_reading([(0, 0, "red", 3), (1, 0, "yellow", 1)])
+    strength, log_ratio = faint_scene(reading)
     blobs = blobs_of(reading)
     found = check_reading(reading, strength, log_ratio, blobs, True, DIM, PROFILE)
     assert flagged_additions(found, 2) == [(2, 0, "black", 2, True)]
-    printed = strength + np.abs(rng.normal(0, 0.1, strength.shape)).astype(np.float32)
+    printed = strength + np.abs(np.random.default_rng(3).normal(0, 0.1, strength.shape)).astype(np.float32)
     assert len(check_reading(reading, printed, log_ratio, blobs, False, DIM, PROFILE).pieces) == 2
 
 
@@ -154,6 +160,18 @@ def test_a_faint_piece_with_a_mottled_edge_is_read_at_its_own_size():
     strength = np.abs(log_ratio).max(axis=2)
     found = check_reading(reading, strength, log_ratio, blobs_of(reading), True, DIM, PROFILE)
     assert flagged_additions(found, 2) == [(2, 0, "black", 1, True)]
+
+
+def test_a_piece_found_on_a_second_look_yields_its_size_to_the_rules():
+    """A faint black pyramid measured as a medium beside a medium: its faint contrast tells
+    its size less surely than the rule against two same-size neighbours, so it is read at
+    another size; the clear medium beside it keeps its size."""
+    reading = straight_down_reading([(0, 0, "red", 3), (1, 0, "yellow", 2)])
+    strength, log_ratio = faint_scene(reading)
+    found = check_reading(reading, strength, log_ratio, blobs_of(reading), True, DIM, PROFILE)
+    assert [(p.col, p.row, p.size) for p in found.pieces[:2]] == [(0, 0, 3), (1, 0, 2)]
+    (added,) = flagged_additions(found, 2)
+    assert added[:3] == (2, 0, "black") and added[3] in (1, 3) and added[4]
 
 
 def striped_print(shape, rng):
@@ -213,7 +231,7 @@ def edged_scene(reading, cell, size, sides=4, ridges=True):
 
 
 def test_a_black_piece_matching_a_dim_table_is_found_by_its_edges():
-    reading = straight_down_reading([(0, 0, "red", 3), (1, 0, "yellow", 2)])
+    reading = straight_down_reading([(0, 0, "red", 3), (1, 0, "yellow", 1)])
     strength, log_ratio = edged_scene(reading, (2, 0), 2)
     blobs = blobs_of(reading)
     found = check_reading(reading, strength, log_ratio, blobs, True, DIM, PROFILE)
@@ -226,7 +244,7 @@ def test_a_black_piece_matching_a_dim_table_is_found_by_its_edges():
 def test_a_black_piece_whose_far_side_shows_no_edge_is_found_by_the_others():
     """Seen at a slant, the side leaning away from the camera shows little: three sides and
     the ridges are enough."""
-    reading = straight_down_reading([(0, 0, "red", 3), (1, 0, "yellow", 2)])
+    reading = straight_down_reading([(0, 0, "red", 3), (1, 0, "yellow", 1)])
     strength, log_ratio = edged_scene(reading, (2, 0), 2, sides=3)
     found = check_reading(reading, strength, log_ratio, blobs_of(reading), True, DIM, PROFILE)
     assert flagged_additions(found, 2) == [(2, 0, "black", 2, True)]
