@@ -119,46 +119,49 @@ def test_a_reading_whose_outline_leaves_the_photo_is_kept():
     assert [(p.col, p.row) for p in found.pieces[:2]] == [(0, 0), (1, 0)]
 
 
-def faint_scene(reading):
-    """A reading's scene, with sensor noise, plus a black medium pyramid on cell (2, 0)
-    only 10% darker than the table."""
+def faint_scene(reading, size=2, mottled=False):
+    """A reading's scene, with sensor noise, plus a black pyramid of ``size`` on cell
+    (2, 0) that matches the table estimate within 12%, under the threshold of any pixel
+    test: the lamp's sheen round it (a disc of 10% brighter table, narrower than the table
+    estimate's blur) is 22% brighter than it, all round its outline. If ``mottled``, its
+    soft shadow lies just round it, mottled."""
     rng = np.random.default_rng(7)
     _, log_ratio = scene(reading, hidden=[])
-    faint = np.zeros(log_ratio.shape[:2], np.uint8)
-    cv2.fillConvexPoly(faint, np.round(outline(reading.camera, np.array([2.0, 0.0]), 2, PITCH_MM)).astype(np.int32), 1)
     log_ratio += rng.normal(0, 0.01, log_ratio.shape).astype(np.float32)
-    log_ratio[faint > 0] -= 0.1
+    centre = np.round(reading.camera.project(np.array([[2.0, 0.0, 0.0]]))[0]).astype(int)
+    sheen = np.zeros(log_ratio.shape[:2], np.uint8)
+    cv2.circle(sheen, tuple(map(int, centre)), int(PITCH_PX), 1, -1)
+    log_ratio[sheen > 0] += 0.1
+    piece = np.zeros(log_ratio.shape[:2], np.uint8)
+    cv2.fillConvexPoly(piece, np.round(outline(reading.camera, np.array([2.0, 0.0]), size, PITCH_MM)).astype(np.int32), 1)
+    if mottled:
+        edge = cv2.dilate(piece, np.ones((9, 9), np.uint8)) - piece
+        log_ratio[edge > 0] += rng.normal(0, 0.08, (int(edge.sum()), 3)).astype(np.float32)
+    log_ratio[piece > 0] = -0.12 + rng.normal(0, 0.01, (int(piece.sum()), 3)).astype(np.float32)
     return np.abs(log_ratio).max(axis=2), log_ratio
 
 
 def test_a_faint_piece_is_found_on_a_plain_table_but_not_on_a_print_that_varies_as_much():
-    """A black pyramid under the lamp on a dark table: only 10% darker than the table, under
-    the threshold of any pixel test, but all over its outline and nowhere around it. On a
-    print that stands out from its own palette by as much here and there, it is the print."""
+    """A black pyramid under the lamp on a dark table (here too bright for the edge test,
+    so that only the faint test can find it): all over its outline it differs from the
+    table right round it. On a print that stands out from its own palette by as much here
+    and there, it is the print."""
     reading = straight_down_reading([(0, 0, "red", 3), (1, 0, "yellow", 1)])
     strength, log_ratio = faint_scene(reading)
     blobs = blobs_of(reading)
-    found = check_reading(reading, strength, log_ratio, blobs, True, DIM, PROFILE)
+    found = check_reading(reading, strength, log_ratio, blobs, True, BRIGHT, PROFILE)
     assert flagged_additions(found, 2) == [(2, 0, "black", 2, True)]
-    printed = strength + np.abs(np.random.default_rng(3).normal(0, 0.1, strength.shape)).astype(np.float32)
-    assert len(check_reading(reading, printed, log_ratio, blobs, False, DIM, PROFILE).pieces) == 2
+    printed = strength + np.abs(np.random.default_rng(3).normal(0, 0.15, strength.shape)).astype(np.float32)
+    assert len(check_reading(reading, printed, log_ratio, blobs, False, BRIGHT, PROFILE).pieces) == 2
 
 
 def test_a_faint_piece_with_a_mottled_edge_is_read_at_its_own_size():
     """Just round a faint piece lies its soft shadow, mottled: the ring of its own outline
     is noisy, that of the next size up is clean, and the next size's inside still looks
     like the piece. The smallest size that differs nearly as much as any is its size."""
-    rng = np.random.default_rng(7)
     reading = straight_down_reading([(0, 0, "red", 3), (1, 0, "yellow", 2)])
-    _, log_ratio = scene(reading, hidden=[])
-    log_ratio += rng.normal(0, 0.01, log_ratio.shape).astype(np.float32)
-    piece = np.zeros(log_ratio.shape[:2], np.uint8)
-    cv2.fillConvexPoly(piece, np.round(outline(reading.camera, np.array([2.0, 0.0]), 1, PITCH_MM)).astype(np.int32), 1)
-    edge = cv2.dilate(piece, np.ones((9, 9), np.uint8)) - piece
-    log_ratio[edge > 0] += rng.normal(0, 0.05, (int(edge.sum()), 3)).astype(np.float32)
-    log_ratio[piece > 0] -= 0.12
-    strength = np.abs(log_ratio).max(axis=2)
-    found = check_reading(reading, strength, log_ratio, blobs_of(reading), True, DIM, PROFILE)
+    strength, log_ratio = faint_scene(reading, size=1, mottled=True)
+    found = check_reading(reading, strength, log_ratio, blobs_of(reading), True, BRIGHT, PROFILE)
     assert flagged_additions(found, 2) == [(2, 0, "black", 1, True)]
 
 
@@ -168,7 +171,7 @@ def test_a_piece_found_on_a_second_look_yields_its_size_to_the_rules():
     another size; the clear medium beside it keeps its size."""
     reading = straight_down_reading([(0, 0, "red", 3), (1, 0, "yellow", 2)])
     strength, log_ratio = faint_scene(reading)
-    found = check_reading(reading, strength, log_ratio, blobs_of(reading), True, DIM, PROFILE)
+    found = check_reading(reading, strength, log_ratio, blobs_of(reading), True, BRIGHT, PROFILE)
     assert [(p.col, p.row, p.size) for p in found.pieces[:2]] == [(0, 0, 3), (1, 0, 2)]
     (added,) = flagged_additions(found, 2)
     assert added[:3] == (2, 0, "black") and added[3] in (1, 3) and added[4]
