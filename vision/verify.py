@@ -13,9 +13,10 @@ from the camera, a cell can be tested with weaker rules: the pixels that differ 
 table must fill the projected outline of one pyramid size and little else around it; or, on
 a plain table, the inside of such an outline must differ, even faintly, from a thin ring
 around it; or, on a print, it must stand out from the print, even a little, more than a thin
-ring around it does; or, on a dim plain table, where a glossy black pyramid can match the table in
-colour, its edges must show all round inside the outline. A card, a cloth pattern or a
-shadow does not take that shape.
+ring around it does; or, on a dim plain table, where a glossy black pyramid can match the
+table in colour, its edges must show all round inside the outline. A card, a cloth pattern
+or a shadow does not take that shape. The sizes of the pieces found so are then read again
+with the game's rules, which tell more than such weak evidence does.
 """
 from __future__ import annotations
 
@@ -41,8 +42,8 @@ _CORNERS = ((-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5))
 # the gradient of a table in a photo is never below that of a camera's least sensor noise
 # (Sobel magnitude of 0.5% noise in log units); a noise-free image must not make every edge strong
 _LEAST_EDGE_LEVEL = 0.02
-# the faint and print tests' ring, in working-resolution pixels: it starts past the outline's blurred
-# edge and is a few pixels wide, thin enough to hold only the table right beside a piece
+# the faint and print tests' ring, in working-resolution pixels: it starts past the outline's
+# blurred edge and is a few pixels wide, thin enough to hold only the table right beside a piece
 _GAP_KERNEL = np.ones((3, 3), np.uint8)
 _RING_KERNEL = np.ones((9, 9), np.uint8)
 
@@ -336,8 +337,7 @@ def _print_piece_in_cell(cell, shapes, box, explained, strength, log_ratio, colo
         return None  # mostly covered by pieces already read
     around = float(np.median(window[ring]))
     spread = 1.4826 * float(np.median(np.abs(window[ring] - around)))
-    inside = float(np.median(window[inner]))
-    contrast = inside - around
+    contrast = float(np.median(window[inner])) - around
     if contrast < profile.print_contrast or contrast < profile.print_noise_ratio * spread:
         return None
     above = ((window > around + contrast / 2) & free).astype(np.uint8)
@@ -396,4 +396,3 @@ def _edged_piece_in_cell(reading: CityReading, cell, shapes, box, explained, edg
     k = int(np.argmax(along))
     center = tuple(float(v) for v in shapes[k].mean(axis=0))
     return Reading(int(cell[0]), int(cell[1]), BLACK, SIZES[k], 0, 0.5, center, shapes[k])
-
