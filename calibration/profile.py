@@ -150,6 +150,8 @@ class Profile:
     typical_piece_percentile: float
     anchor_noise: float
     tilt_prior_deg: float
+    max_tilt_deg: float
+    steep_refit_prior_deg: float
     size_tolerance: float
     outline_tolerance: float
     same_size_cost: float

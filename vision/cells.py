@@ -73,7 +73,25 @@ def read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: fl
     A lattice that puts the candidates on more cells than a whole set has pieces (and a few
     strays) is finer than the grid (fragments between pieces fitted it as well); the grid is
     then fitted again with lattices at least ``_COARSER`` times as coarse, and the fit with
-    fewer cells is kept."""
+    fewer cells is kept.
+
+    A camera tilted more than ``max_tilt_deg`` from straight down is more likely a lattice
+    bent by stray candidates (a lamp's hot spot, the edge of a shadow) than a photo taken
+    from above: the reading is made again with the tilt prior narrowed to
+    ``steep_refit_prior_deg``, and kept if its camera is less tilted. A photo that is truly
+    oblique still fits steeply."""
+    reading = _read_pieces(blobs, image_size, spacing_hint, plain, profile)
+    if reading.camera.tilt_deg > profile.max_tilt_deg:
+        again = _read_pieces(blobs, image_size, spacing_hint, plain,
+                             dataclasses.replace(profile, tilt_prior_deg=profile.steep_refit_prior_deg))
+        if again.camera.tilt_deg < reading.camera.tilt_deg:
+            return again
+    return reading
+
+
+def _read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: float, plain: bool,
+                 profile: Profile) -> CityReading:
+    """:func:`read_pieces` with the camera prior of ``profile``."""
     features, chromas = np.array([b.feature for b in blobs]), np.array([b.chroma for b in blobs])
     offset = shared_offset(features, chromas, profile)
     outlier = profile.piece_colors.outlier_cost if plain else None

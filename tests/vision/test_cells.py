@@ -170,3 +170,26 @@ def test_long_shadows_do_not_hide_the_grid_s_pitch():
             blobs.append(Blob(body.center, pixels, body.feature, body.chroma, body.color_index, 15.0, TABLE_LEVEL))
     reading = read_pieces(blobs, (640, 480), 60.0, False, PROFILE)
     assert len({(p.col, p.row) for p in reading.pieces}) == 12
+
+
+def test_a_grid_fitted_steeper_than_a_photo_from_above_is_fitted_again_straighter(monkeypatch):
+    """Stray candidates (a lamp's hot spot on the table) can bend the lattice into a camera
+    tilted far beyond what a photo from above has. The reading is then made again with a
+    narrow tilt prior, and the straighter camera is kept."""
+    import vision.cells as cells
+    from vision.grid import GridFit, fit_grid
+
+    blobs = [square_blob(80 + 64 * col, 40 + 64 * row, 36, COLOR_ORDER[(row + 2 * col) % 5])
+             for row in range(4) for col in range(5)]
+    bend = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.1, 1.0]])  # a camera tilted 46 degrees
+
+    def bent_unless_narrow(points, spacing_hint, tolerance, weights, min_pitch, camera):
+        fit = fit_grid(points, spacing_hint, tolerance, weights, min_pitch, camera)
+        if camera.tilt_prior_deg <= PROFILE.steep_refit_prior_deg:
+            return fit
+        return GridFit(fit.H @ bend, fit.cells, fit.residual)  # what stray candidates did
+
+    monkeypatch.setattr(cells, "fit_grid", bent_unless_narrow)
+    reading = read_pieces(blobs, (640, 480), 64.0, False, PROFILE)
+    assert reading.camera.tilt_deg < 10
+    assert len({(p.col, p.row) for p in reading.pieces}) == 20
