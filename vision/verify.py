@@ -178,8 +178,7 @@ def _sizes_with_rules(pieces: list[Reading], known: int, reading: CityReading, p
         p = out[k]
         if size != p.size:
             shape = outline(reading.camera, np.array([p.col, p.row], np.float64), int(size), reading.pitch_mm)
-            out[k] = dataclasses.replace(p, size=int(size), outline=shape,
-                                         center=tuple(float(v) for v in shape.mean(axis=0)))
+            out[k] = dataclasses.replace(p, size=int(size), outline=shape, center=_centre(shape))
     return out
 
 
@@ -253,8 +252,7 @@ def _piece_in_cell(cell, shapes, box, differs, explained, log_ratio, colours, co
     if overlap < profile.unseen_min_overlap:
         return None
     color = colours.color(np.median(log_ratio[y0:y1, x0:x1][inside], axis=0), counts >= MAX_PER_COLOR)
-    center = tuple(float(v) for v in shape.mean(axis=0))
-    return Reading(int(cell[0]), int(cell[1]), color, size, 0, float(overlap), center, shape)
+    return Reading(int(cell[0]), int(cell[1]), color, size, 0, float(overlap), _centre(shape), shape)
 
 
 def _best_outline(seen: np.ndarray, shapes, box):
@@ -268,6 +266,18 @@ def _best_outline(seen: np.ndarray, shapes, box):
         if best is None or overlap > best[0]:
             best = (float(overlap), size, shape, seen & mask)
     return best
+
+
+def _centre(shape: np.ndarray) -> tuple[float, float]:
+    """The pixel centre (x, y) given to a piece found on a second look: the mean of its
+    projected outline's (K, 2) (x, y) corners."""
+    return tuple(float(v) for v in shape.mean(axis=0))
+
+
+def _ring_round(mask: np.ndarray) -> np.ndarray:
+    """bool mask of the thin ring round ``mask`` (uint8 window of an outline): past its
+    blurred edge (``_GAP_KERNEL``) and within ``_RING_KERNEL`` of it."""
+    return cv2.dilate(mask, _RING_KERNEL) > cv2.dilate(mask, _GAP_KERNEL)
 
 
 def _faint_piece_in_cell(cell, shapes, box, explained, log_ratio, colours, counts,
@@ -290,7 +300,7 @@ def _faint_piece_in_cell(cell, shapes, box, explained, log_ratio, colours, count
     for size, shape in zip(SIZES, shapes):
         mask = _window_mask(shape, box)
         inner = (cv2.erode(mask, _GAP_KERNEL) > 0) & free
-        ring = (cv2.dilate(mask, _RING_KERNEL) > cv2.dilate(mask, _GAP_KERNEL)) & free
+        ring = _ring_round(mask) & free
         if inner.sum() < 0.5 * mask.sum() or ring.sum() < 20:
             continue  # mostly covered by pieces already read
         outside = window[ring]
@@ -306,8 +316,7 @@ def _faint_piece_in_cell(cell, shapes, box, explained, log_ratio, colours, count
     strongest = max(np.abs(contrast).max() for _, _, contrast, _ in seen)
     size, shape, _, median = next(s for s in seen if np.abs(s[2]).max() >= profile.faint_size_share * strongest)
     color = colours.color(median, counts >= MAX_PER_COLOR)
-    center = tuple(float(v) for v in shape.mean(axis=0))
-    return Reading(int(cell[0]), int(cell[1]), color, size, 0, 0.5, center, shape)
+    return Reading(int(cell[0]), int(cell[1]), color, size, 0, 0.5, _centre(shape), shape)
 
 
 def _print_piece_in_cell(cell, shapes, box, explained, strength, log_ratio, colours, counts,
@@ -330,7 +339,7 @@ def _print_piece_in_cell(cell, shapes, box, explained, strength, log_ratio, colo
     free = explained[y0:y1, x0:x1] == 0
     window = strength[y0:y1, x0:x1]
     largest = _window_mask(shapes[-1], box)
-    ring = (cv2.dilate(largest, _RING_KERNEL) > cv2.dilate(largest, _GAP_KERNEL)) & free
+    ring = _ring_round(largest) & free
     smallest = _window_mask(shapes[0], box)
     inner = (cv2.erode(smallest, _GAP_KERNEL) > 0) & free
     if ring.sum() < 20 or inner.sum() < 0.5 * smallest.sum():
@@ -348,8 +357,7 @@ def _print_piece_in_cell(cell, shapes, box, explained, strength, log_ratio, colo
     if overlap < profile.print_min_overlap:
         return None
     color = colours.color(np.median(log_ratio[y0:y1, x0:x1][inside], axis=0), counts >= MAX_PER_COLOR)
-    center = tuple(float(v) for v in shape.mean(axis=0))
-    return Reading(int(cell[0]), int(cell[1]), color, size, 0, 0.5, center, shape)
+    return Reading(int(cell[0]), int(cell[1]), color, size, 0, 0.5, _centre(shape), shape)
 
 
 def _edged_piece_in_cell(reading: CityReading, cell, shapes, box, explained, edges, counts,
@@ -394,5 +402,4 @@ def _edged_piece_in_cell(reading: CityReading, cell, shapes, box, explained, edg
         cv2.polylines(line, [np.round(shape - (x0, y0)).astype(np.int32)], True, 1, 3)
         along.append(float(window[line > 0].mean()))
     k = int(np.argmax(along))
-    center = tuple(float(v) for v in shapes[k].mean(axis=0))
-    return Reading(int(cell[0]), int(cell[1]), BLACK, SIZES[k], 0, 0.5, center, shapes[k])
+    return Reading(int(cell[0]), int(cell[1]), BLACK, SIZES[k], 0, 0.5, _centre(shapes[k]), shapes[k])
