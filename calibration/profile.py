@@ -161,8 +161,7 @@ class Profile:
     shading_min_spread: float
     shading_slope_range: tuple[float, float]
     max_uncertain_confidence: float
-    stack_min_share: float
-    stack_ring_cover: float
+    stack_min_cover: float
     min_outline_cover: float
     unseen_threshold: float
     unseen_min_overlap: float

@@ -6,8 +6,9 @@
     detection.to_json(rules)                      # the `citycam detect --json` object
 
 Stages, one module each: load, colour (table-relative colour), pieces (candidates), grid
-(lattice and camera), classify (colour and size), cells (snapping and stacks), verify (the
-reading checked against the photo), detection, overlay.
+(lattice and camera), classify (colour and size), cells (snapping to cells), stacks (two
+colours in a cell: a stack or not), verify (the reading checked against the photo),
+detection, overlay.
 """
 from __future__ import annotations
 

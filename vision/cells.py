@@ -20,6 +20,7 @@ from .classify import (classify_colors, color_confidence, color_costs, likely_si
 from .grid import GridFit, fit_grid
 from .model import outline, pyramid_points, seat_height_mm, silhouettes
 from .pieces import Blob
+from .stacks import split_stack
 
 PITCH_MM_CHOICES = np.arange(26.0, 43.0, 1.0)  # plausible grid pitches (design: roughly 27-40 mm)
 SIZES = (1, 2, 3)
@@ -219,24 +220,6 @@ def _base_points(camera: Camera, centers: np.ndarray, cells: np.ndarray, sizes: 
     return np.asarray(centers) - (seen - base)
 
 
-def _looks_stacked(lower: np.ndarray, upper: np.ndarray, profile: Profile) -> bool:
-    """A second colour in a cell is a stacked piece only if it is a good part of what is
-    seen there (``stack_min_share`` of the first) and the first surrounds it: seen from above,
-    the lower pyramid shows all round the one resting on it (``stack_ring_cover`` of a thin
-    ring around the second). ``lower`` and ``upper`` are (N, 2) (x, y) pixels; otherwise the
-    second is a shadow or a fragment."""
-    if len(upper) < profile.stack_min_share * len(lower):
-        return False
-    x0, y0 = np.minimum(lower.min(axis=0), upper.min(axis=0)) - 3
-    x1, y1 = np.maximum(lower.max(axis=0), upper.max(axis=0)) + 4
-    canvas = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    canvas[upper[:, 1] - y0, upper[:, 0] - x0] = 1
-    ring = cv2.dilate(canvas, np.ones((5, 5), np.uint8)) - canvas
-    canvas[:] = 0
-    canvas[lower[:, 1] - y0, lower[:, 0] - x0] = 1
-    return (ring & canvas).sum() >= profile.stack_ring_cover * ring.sum()
-
-
 def _best_fitting_pitch(camera: Camera, by_cell: dict, blobs: list[Blob], colors: np.ndarray,
                         pitches: np.ndarray, profile: Profile):
     """Of ``pitches`` (the areas' choice and those near it), the one at which the pieces'
@@ -259,38 +242,37 @@ def _assemble(blobs, by_cell, fits, camera, pitch_mm, colors, costs, color_conf,
     """One reading per cell and level: same-coloured candidates in one cell are merged, two
     colours in one cell are a stack. Each reading comes with its (3,) size mismatches and its
     (5,) colour costs (its candidates', weighted by area). A piece on the table is sized by
-    how its outline fits all that is seen in its cell (:func:`_outline_fit`), one on top of a
-    stack by the area of its colour. The piece on the table takes the colour with the most
-    pixels inside that outline (a shadow labelled black lies mostly beyond it), the piece on
-    top the next. A reading's confidence is that of its colour (its candidates' best) times
-    that of its size. ``by_cell``: the candidates' indices by cell; ``fits``: each cell's
+    how its outline fits all that is seen in its cell (:func:`_outline_fit`). Of the two
+    colours with the most pixels inside that outline (a shadow labelled black lies mostly
+    beyond it), the second is a piece on top only where the model of a stack puts each
+    (:func:`stacks.split_stack`, which also says which is on top and its size); else the
+    first is the piece's colour. A reading's confidence is that of its colour (its
+    candidates' best) times that of its size. ``by_cell``: the candidates' indices by cell; ``fits``: each cell's
     outline fit (:func:`_outline_fit`) at ``pitch_mm``."""
     readings = []
     for (col, row), members in sorted(by_cell.items()):
         mismatch, inside = fits[(col, row)]  # the lower piece's outline holds all that is seen in the cell
         bounds = np.cumsum([0] + [blobs[i].area for i in members])
-        within = inside[int(mismatch.argmin())]
+        lower_size = int(mismatch.argmin()) + 1
+        within = inside[lower_size - 1]
         seen_inside = {i: int(within[bounds[k]:bounds[k + 1]].sum()) for k, i in enumerate(members)}
         groups: dict[int, list[int]] = {}
         for i in members:
             groups.setdefault(int(colors[i]), []).append(i)
         ranked = sorted(groups.items(), key=lambda kv: -sum(seen_inside[i] for i in kv[1]))[:2]
-        if len(ranked) == 2 and not _looks_stacked(*(np.vstack([blobs[i].pixels for i in idx]) for _, idx in ranked),
-                                                   profile):
-            ranked = ranked[:1]
+        split = None if len(ranked) < 2 else split_stack(
+            camera, (col, row), lower_size, pitch_mm,
+            tuple(np.vstack([blobs[i].pixels for i in idx]) for _, idx in ranked), profile)
+        ranked = ranked[:1] if split is None else [ranked[split.lower], ranked[1 - split.lower]]
         for level, (color, idx) in enumerate(ranked):
             lift = None
             scores = mismatch[None]
+            size = lower_size
             if level:
-                lower = readings[-1][0].size
-                lift = np.array([seat_height_mm(lower, max(lower - 1, 1))])
+                size = split.upper_size
+                lift = np.array([seat_height_mm(lower_size, size)])
                 predicted = _predicted_areas(camera, np.array([[col, row]]), pitch_mm, lift)[0]
                 scores = size_scores(np.array([areas[idx].sum()]), predicted[None])
-            size = int(scores.argmin()) + 1
-            if level:
-                size = min(size, readings[-1][0].size - 1)
-                if size < 1:
-                    continue
             pixels = np.vstack([blobs[i].pixels for i in idx])
             center = tuple(float(v) for v in pixels.mean(axis=0))
             shape = outline(camera, np.array([col, row], np.float64), size, pitch_mm,

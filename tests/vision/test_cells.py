@@ -193,3 +193,20 @@ def test_a_grid_fitted_steeper_than_a_photo_from_above_is_fitted_again_straighte
     reading = read_pieces(blobs, (640, 480), 64.0, False, PROFILE)
     assert reading.camera.tilt_deg < 10
     assert len({(p.col, p.row) for p in reading.pieces}) == 20
+
+
+def test_a_stack_is_read_where_the_lower_piece_shows_on_three_sides_only():
+    """A medium blue piece resting on a large red one: the red shows round the blue on three
+    sides, the fourth lost (under tilt a steep face can turn from the camera). The reading
+    holds both, the blue one on top."""
+    colors = ["yellow", "green", "black", "yellow"]
+    blobs = [square_blob(320 + dx, 240 + dy, 30, c) for (dx, dy), c in zip(((64, 0), (-64, 0), (0, 64), (0, -64)), colors)]
+    top = square_blob(320, 240, 40, "blue")
+    ys, xs = np.mgrid[240 - 25:240 + 26, 320 - 20:320 + 26]  # a large piece's square, its left side lost
+    ring = np.stack([xs.ravel(), ys.ravel()], 1)
+    ring = ring[(np.abs(ring[:, 0] - 320) > 20) | (np.abs(ring[:, 1] - 240) > 20)]
+    blobs += [blob_of(ring, "red"), top]
+    reading = read_pieces(blobs, (640, 480), 64.0, False, PROFILE)
+    middle = sorted((p for p in reading.pieces if np.hypot(p.center[0] - 320, p.center[1] - 240) < 10),
+                    key=lambda p: p.level)
+    assert [(COLOR_ORDER[p.color_index], p.size, p.level) for p in middle] == [("red", 3, 0), ("blue", 2, 1)]

@@ -1,0 +1,68 @@
+"""Telling a stack from a piece with a stray second colour, on pixels drawn from the model."""
+import cv2
+import numpy as np
+import pytest
+
+from calibration import load_profile
+from vision.camera import Camera
+from vision.model import outline, seat_height_mm
+from vision.stacks import split_stack
+
+PROFILE = load_profile()
+PITCH_MM = 30.0
+
+
+def camera(tilt_deg: float) -> Camera:
+    """Ten pitches from grid point (0, 0), looking at it, tilted ``tilt_deg`` from straight
+    down toward the rows above it; about 3 pixels a millimetre there."""
+    t = np.radians(tilt_deg)
+    forward = np.array([0.0, np.sin(t), -np.cos(t)])
+    right = np.array([1.0, 0.0, 0.0])
+    R = np.stack([right, np.cross(forward, right), forward])
+    centre = -10.0 * forward
+    K = np.array([[1000.0, 0, 600], [0, 1000.0, 500], [0, 0, 1]])
+    return Camera(K @ np.hstack([R, (-R @ centre)[:, None]]), centre)
+
+
+def pixels_in(polygon: np.ndarray, but_not: np.ndarray | None = None) -> np.ndarray:
+    """(N, 2) int32 (x, y) pixels inside ``polygon`` and outside ``but_not`` ((K, 2) (x, y))."""
+    mask = np.zeros((1000, 1200), np.uint8)
+    cv2.fillConvexPoly(mask, np.round(polygon).astype(np.int32), 1)
+    if but_not is not None:
+        cv2.fillConvexPoly(mask, np.round(but_not).astype(np.int32), 0)
+    ys, xs = np.nonzero(mask)
+    return np.stack([xs, ys], axis=1).astype(np.int32)
+
+
+@pytest.mark.parametrize("tilt_deg", [0.0, 20.0])
+@pytest.mark.parametrize("lower, upper", [(3, 2), (3, 1), (2, 1)])
+def test_a_smaller_piece_resting_on_a_larger_one_is_read_as_a_stack(tilt_deg, lower, upper):
+    """The upper piece's colour fills its outline at its seat; the lower one's shows round it,
+    on fewer sides under tilt. Either colour group may be given first."""
+    cam = camera(tilt_deg)
+    lower_shape = outline(cam, np.zeros(2), lower, PITCH_MM)
+    upper_shape = outline(cam, np.zeros(2), upper, PITCH_MM, seat_height_mm(lower, upper))
+    ring, top = pixels_in(lower_shape, but_not=upper_shape), pixels_in(upper_shape)
+    split = split_stack(cam, (0, 0), lower, PITCH_MM, (ring, top), PROFILE)
+    assert (split.lower, split.upper_size) == (0, upper)
+    assert split_stack(cam, (0, 0), lower, PITCH_MM, (top, ring), PROFILE).lower == 1
+
+
+@pytest.mark.parametrize("tilt_deg", [0.0, 20.0])
+def test_a_second_colour_on_one_side_of_a_piece_is_not_a_stack(tilt_deg):
+    """A face turned from the lamp (read black on a dark table) covers one side of a single
+    piece, as does a shadow beside it: neither lies where a stack's colours would."""
+    cam = camera(tilt_deg)
+    piece = pixels_in(outline(cam, np.zeros(2), 3, PITCH_MM))
+    centre_x = piece[:, 0].mean()
+    face = piece[:, 0] > centre_x + 5
+    assert split_stack(cam, (0, 0), 3, PITCH_MM, (piece[~face], piece[face]), PROFILE) is None
+    shadow = piece + [int(np.ptp(piece[:, 0])) // 2, 0]
+    shadow = shadow[shadow[:, 0] > piece[:, 0].max()]
+    assert split_stack(cam, (0, 0), 3, PITCH_MM, (piece, shadow), PROFILE) is None
+
+
+def test_a_small_piece_cannot_hold_a_stack():
+    cam = camera(0.0)
+    piece = pixels_in(outline(cam, np.zeros(2), 1, PITCH_MM))
+    assert split_stack(cam, (0, 0), 1, PITCH_MM, (piece[:10], piece[10:]), PROFILE) is None

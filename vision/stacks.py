@@ -1,0 +1,105 @@
+"""Telling a stack from a piece with a stray second colour.
+
+Seen from above, a smaller pyramid resting on a larger one covers the middle of the lower
+piece, which shows round it as a ring. A single piece can show a second colour too (a face
+turned from the lamp read as black, a yellow highlight on green, a shadow), but not there:
+that colour lies on one side of the piece. So a second colour is a stack only where the
+projected model of the stack puts each colour: the upper's outline holds more of the upper
+colour than of the lower, and the lower colour shows in the ring on every side but one
+(under tilt, one steep face of the lower pyramid can turn from the camera).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from calibration import Profile
+
+from .camera import Camera
+from .model import BASE_MM, outline, seat_height_mm
+
+_SIDES = 4
+_HIDDEN_SIDES = 1  # ring sides that may show nothing of the lower piece
+
+
+@dataclass(frozen=True)
+class StackSplit:
+    """How a cell's two colour groups make a stack: ``lower`` (0 or 1) is the index of the
+    group on the table, ``upper_size`` (1..3) the size of the piece resting on it and
+    ``score`` how well the model fits (the smaller of the two shares tested, 0..1)."""
+
+    lower: int
+    upper_size: int
+    score: float
+
+
+def split_stack(camera: Camera, cell: tuple[int, int], size: int, pitch_mm: float,
+                groups: tuple[np.ndarray, np.ndarray], profile: Profile) -> StackSplit | None:
+    """Whether the two colour groups seen on ``cell`` (col, row), each (N, 2) int (x, y)
+    pixels, are a stack whose lower piece has ``size`` (its outline holds all that is seen),
+    modelled at ``pitch_mm``. Tries each smaller upper size and each group on top; returns
+    the best split if its score reaches ``profile.stack_min_cover``, else None."""
+    if size < 2:
+        return None
+    colrow = np.asarray(cell, np.float64)
+    lower_outline = outline(camera, colrow, size, pitch_mm)
+    uppers = {u: outline(camera, colrow, u, pitch_mm, seat_height_mm(size, u)) for u in range(1, size)}
+    everything = np.vstack([lower_outline, *uppers.values(), *groups])
+    origin = np.floor(everything.min(axis=0)).astype(int) - 1
+    shape = tuple(int(v) for v in (np.ceil(everything.max(axis=0)).astype(int) - origin + 2)[::-1])
+    lower_mask = _filled(lower_outline, origin, shape)
+    masks = [np.zeros(shape, bool) for _ in groups]
+    for mask, pixels in zip(masks, groups):
+        mask[pixels[:, 1] - origin[1], pixels[:, 0] - origin[0]] = True
+    best = None
+    for upper_size, upper_outline in uppers.items():
+        upper_mask = _filled(upper_outline, origin, shape)
+        sides = _ring_sides(camera, colrow, size, upper_size, pitch_mm, lower_mask & ~upper_mask, origin)
+        for lower in (0, 1):
+            on_top, below = masks[1 - lower], masks[lower]
+            gain = (np.count_nonzero(on_top & upper_mask) - np.count_nonzero(below & upper_mask)) / max(
+                np.count_nonzero(upper_mask), 1)
+            cover = _ring_cover(sides, below)
+            score = min(gain, cover)
+            if best is None or score > best.score:
+                best = StackSplit(lower, upper_size, float(score))
+    return best if best is not None and best.score >= profile.stack_min_cover else None
+
+
+def _filled(polygon: np.ndarray, origin: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
+    """(H, W) bool mask of the convex ``polygon`` ((K, 2) float (x, y) image) on a canvas
+    whose (0, 0) is image pixel ``origin`` (x, y)."""
+    mask = np.zeros(shape, np.uint8)
+    cv2.fillConvexPoly(mask, np.round(polygon - origin).astype(np.int32), 1)
+    return mask > 0
+
+
+def _ring_sides(camera: Camera, colrow: np.ndarray, size: int, upper_size: int, pitch_mm: float,
+                ring: np.ndarray, origin: np.ndarray) -> list[np.ndarray]:
+    """The ``ring`` (bool mask, canvas at ``origin``) cut into its four sides: by the
+    directions from the upper piece's base centre to the lower piece's base corners."""
+    lift = seat_height_mm(size, upper_size) / pitch_mm
+    half = BASE_MM[size] / pitch_mm / 2
+    corners = colrow + half * np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64)
+    seat, *base = camera.project(np.vstack([np.append(colrow, lift), np.hstack([corners, np.zeros((4, 1))])]))
+    bounds = np.sort(np.arctan2(np.array(base)[:, 1] - seat[1], np.array(base)[:, 0] - seat[0]))
+    rows, cols = np.nonzero(ring)
+    side = np.searchsorted(bounds, np.arctan2(rows + origin[1] - seat[1], cols + origin[0] - seat[0])) % _SIDES
+    out = []
+    for k in range(_SIDES):
+        mask = np.zeros_like(ring)
+        mask[rows[side == k], cols[side == k]] = True
+        out.append(mask)
+    return out
+
+
+def _ring_cover(sides: list[np.ndarray], below: np.ndarray) -> float:
+    """How well ``below`` (bool mask) shows round the upper piece: of the ring's sides the
+    model shows, the share of the worst one it covers, one side excused; 0 when the model
+    shows fewer than two sides."""
+    covers = sorted(np.count_nonzero(side & below) / np.count_nonzero(side) for side in sides if side.any())
+    if len(covers) <= _HIDDEN_SIDES:
+        return 0.0
+    return float(covers[_HIDDEN_SIDES])
