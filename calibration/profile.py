@@ -162,6 +162,7 @@ class Profile:
     shading_slope_range: tuple[float, float]
     max_uncertain_confidence: float
     stack_min_cover: float
+    stack_side_cover: float
     min_outline_cover: float
     unseen_threshold: float
     unseen_min_overlap: float

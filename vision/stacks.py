@@ -39,8 +39,9 @@ def split_stack(camera: Camera, cell: tuple[int, int], size: int, pitch_mm: floa
                 groups: tuple[np.ndarray, np.ndarray], profile: Profile) -> StackSplit | None:
     """Whether the two colour groups seen on ``cell`` (col, row), each (N, 2) int (x, y)
     pixels, are a stack whose lower piece has ``size`` (its outline holds all that is seen),
-    modelled at ``pitch_mm``. Tries each smaller upper size and each group on top; returns
-    the best split if its score reaches ``profile.stack_min_cover``, else None."""
+    modelled at ``pitch_mm``. Tries each smaller upper size and each group on top; if the best
+    split's score reaches ``profile.stack_min_cover``, returns it with the upper size whose
+    outline the upper colour fills best (the score favours the smallest), else None."""
     if size < 2:
         return None
     colrow = np.asarray(cell, np.float64)
@@ -53,19 +54,23 @@ def split_stack(camera: Camera, cell: tuple[int, int], size: int, pitch_mm: floa
     masks = [np.zeros(shape, bool) for _ in groups]
     for mask, pixels in zip(masks, groups):
         mask[pixels[:, 1] - origin[1], pixels[:, 0] - origin[0]] = True
+    upper_masks = {u: _filled(shape_u, origin, shape) for u, shape_u in uppers.items()}
     best = None
-    for upper_size, upper_outline in uppers.items():
-        upper_mask = _filled(upper_outline, origin, shape)
+    for upper_size, upper_mask in upper_masks.items():
         sides = _ring_sides(camera, colrow, size, upper_size, pitch_mm, lower_mask & ~upper_mask, origin)
         for lower in (0, 1):
             on_top, below = masks[1 - lower], masks[lower]
             gain = (np.count_nonzero(on_top & upper_mask) - np.count_nonzero(below & upper_mask)) / max(
                 np.count_nonzero(upper_mask), 1)
-            cover = _ring_cover(sides, below)
+            cover = _ring_cover(sides, below, profile.stack_side_cover)
             score = min(gain, cover)
             if best is None or score > best.score:
                 best = StackSplit(lower, upper_size, float(score))
-    return best if best is not None and best.score >= profile.stack_min_cover else None
+    if best is None or best.score < profile.stack_min_cover:
+        return None
+    on_top = masks[1 - best.lower] & lower_mask
+    overlap = {u: np.count_nonzero(on_top & m) / np.count_nonzero(on_top | m) for u, m in upper_masks.items()}
+    return StackSplit(best.lower, max(overlap, key=overlap.get), best.score)
 
 
 def _filled(polygon: np.ndarray, origin: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
@@ -95,11 +100,11 @@ def _ring_sides(camera: Camera, colrow: np.ndarray, size: int, upper_size: int, 
     return out
 
 
-def _ring_cover(sides: list[np.ndarray], below: np.ndarray) -> float:
-    """How well ``below`` (bool mask) shows round the upper piece: of the ring's sides the
-    model shows, the share of the worst one it covers, one side excused; 0 when the model
-    shows fewer than two sides."""
-    covers = sorted(np.count_nonzero(side & below) / np.count_nonzero(side) for side in sides if side.any())
-    if len(covers) <= _HIDDEN_SIDES:
+def _ring_cover(sides: list[np.ndarray], below: np.ndarray, side_floor: float) -> float:
+    """How well ``below`` (bool mask) shows round the upper piece: the share of the ring it
+    covers, if it covers at least ``side_floor`` of each side but one; else 0."""
+    covered = [np.count_nonzero(side & below) for side in sides]
+    sizes = [np.count_nonzero(side) for side in sides]
+    if sum(c >= side_floor * n > 0 for c, n in zip(covered, sizes)) < _SIDES - _HIDDEN_SIDES:
         return 0.0
-    return float(covers[_HIDDEN_SIDES])
+    return sum(covered) / sum(sizes)

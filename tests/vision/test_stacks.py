@@ -66,3 +66,23 @@ def test_a_small_piece_cannot_hold_a_stack():
     cam = camera(0.0)
     piece = pixels_in(outline(cam, np.zeros(2), 1, PITCH_MM))
     assert split_stack(cam, (0, 0), 1, PITCH_MM, (piece[:10], piece[10:]), PROFILE) is None
+
+
+def test_the_upper_piece_s_size_is_the_outline_its_colour_fills_best():
+    """A medium piece on a large one, a face of the medium lost against the lower colour: its
+    colour fills a small piece's outline more densely, but a medium's outline best."""
+    cam = camera(10.0)
+    lower_shape = outline(cam, np.zeros(2), 3, PITCH_MM)
+    medium = outline(cam, np.zeros(2), 2, PITCH_MM, seat_height_mm(3, 2))
+    small = outline(cam, np.zeros(2), 1, PITCH_MM, seat_height_mm(3, 1))
+    top = pixels_in(medium)
+    lost = (top[:, 0] > top[:, 0].mean() + 12) & ~np.isin(np.arange(len(top)), _inside(top, small))
+    ring = np.vstack([pixels_in(lower_shape, but_not=medium), top[lost]])
+    split = split_stack(cam, (0, 0), 3, PITCH_MM, (ring, top[~lost]), PROFILE)
+    assert (split.lower, split.upper_size) == (0, 2)
+
+
+def _inside(pixels: np.ndarray, polygon: np.ndarray) -> np.ndarray:
+    """Indices of ``pixels`` ((N, 2) (x, y)) inside ``polygon``."""
+    contour = np.round(polygon).astype(np.float32).reshape(-1, 1, 2)
+    return np.flatnonzero([cv2.pointPolygonTest(contour, (float(x), float(y)), False) >= 0 for x, y in pixels])
