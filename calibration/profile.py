@@ -161,6 +161,8 @@ class Profile:
     shading_min_spread: float
     shading_slope_range: tuple[float, float]
     max_uncertain_confidence: float
+    blue_black_gap: float
+    blue_black_separation: float
     stack_min_cover: float
     stack_side_cover: float
     min_outline_cover: float

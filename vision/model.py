@@ -2,6 +2,7 @@
 between a piece's base centre and the centre of what the camera sees of it."""
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from .camera import Camera
@@ -21,6 +22,15 @@ def outline(camera: Camera, colrow: np.ndarray, size: int, pitch_mm: float,
     centre is at grid point ``colrow`` (col, row), raised by ``elevation_mm``, square to the
     grid."""
     return _hull(_corners_and_apex(camera, colrow, size, pitch_mm, elevation_mm)[0])
+
+
+def window_mask(polygon: np.ndarray, box) -> np.ndarray:
+    """uint8 mask, 1 inside the convex ``polygon`` ((K, 2) image (x, y), as from
+    :func:`outline`), of the window ``box`` (x0, y0, x1, y1) of the image."""
+    x0, y0, x1, y1 = box
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(mask, np.round(polygon - (x0, y0)).astype(np.int32), 1)
+    return mask
 
 
 def pyramid_points(camera: Camera, colrow, pitches_mm) -> np.ndarray:

@@ -12,13 +12,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import cv2
 import numpy as np
 
 from calibration import Profile
 
 from .camera import Camera
-from .model import BASE_MM, outline, seat_height_mm
+from .model import BASE_MM, outline, seat_height_mm, window_mask
 
 _SIDES = 4
 _HIDDEN_SIDES = 1  # ring sides that may show nothing of the lower piece
@@ -49,12 +48,12 @@ def split_stack(camera: Camera, cell: tuple[int, int], size: int, pitch_mm: floa
     uppers = {u: outline(camera, colrow, u, pitch_mm, seat_height_mm(size, u)) for u in range(1, size)}
     everything = np.vstack([lower_outline, *uppers.values(), *groups])
     origin = np.floor(everything.min(axis=0)).astype(int) - 1
-    shape = tuple(int(v) for v in (np.ceil(everything.max(axis=0)).astype(int) - origin + 2)[::-1])
-    lower_mask = _filled(lower_outline, origin, shape)
-    masks = [np.zeros(shape, bool) for _ in groups]
+    box = (*origin, *(np.ceil(everything.max(axis=0)).astype(int) + 2))
+    lower_mask = window_mask(lower_outline, box) > 0
+    masks = [np.zeros_like(lower_mask) for _ in groups]
     for mask, pixels in zip(masks, groups):
         mask[pixels[:, 1] - origin[1], pixels[:, 0] - origin[0]] = True
-    upper_masks = {u: _filled(shape_u, origin, shape) for u, shape_u in uppers.items()}
+    upper_masks = {u: window_mask(shape_u, box) > 0 for u, shape_u in uppers.items()}
     best = None
     for upper_size, upper_mask in upper_masks.items():
         sides = _ring_sides(camera, colrow, size, upper_size, pitch_mm, lower_mask & ~upper_mask, origin)
@@ -71,14 +70,6 @@ def split_stack(camera: Camera, cell: tuple[int, int], size: int, pitch_mm: floa
     on_top = masks[1 - best.lower] & lower_mask
     overlap = {u: np.count_nonzero(on_top & m) / np.count_nonzero(on_top | m) for u, m in upper_masks.items()}
     return StackSplit(best.lower, max(overlap, key=overlap.get), best.score)
-
-
-def _filled(polygon: np.ndarray, origin: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
-    """(H, W) bool mask of the convex ``polygon`` ((K, 2) float (x, y) image) on a canvas
-    whose (0, 0) is image pixel ``origin`` (x, y)."""
-    mask = np.zeros(shape, np.uint8)
-    cv2.fillConvexPoly(mask, np.round(polygon - origin).astype(np.int32), 1)
-    return mask > 0
 
 
 def _ring_sides(camera: Camera, colrow: np.ndarray, size: int, upper_size: int, pitch_mm: float,

@@ -32,7 +32,7 @@ from calibration.profile import BLACK, COLOR_ORDER
 
 from .cells import PER_KIND, SIZES, CityReading, Reading
 from .classify import MAX_PER_COLOR, likely_sizes
-from .model import outline
+from .model import outline, window_mask
 from .pieces import Blob
 
 logger = logging.getLogger(__name__)
@@ -87,7 +87,7 @@ def _cover(mask: np.ndarray, shape: np.ndarray) -> float:
     window = mask[y0:y1, x0:x1]  # clipped where the shape leaves the image
     if not window.size:
         return 1.0
-    inside = _window_mask(shape, (x0, y0, x0 + window.shape[1], y0 + window.shape[0]))
+    inside = window_mask(shape, (x0, y0, x0 + window.shape[1], y0 + window.shape[0]))
     return float((window & inside).sum() / max(inside.sum(), 1))
 
 
@@ -230,15 +230,6 @@ def _cell_outlines(reading: CityReading, cell, image_shape):
     return shapes, (int(x0), int(y0), int(x1), int(y1))
 
 
-def _window_mask(polygon: np.ndarray, box) -> np.ndarray:
-    """uint8 mask, 1 inside the convex ``polygon`` ((K, 2) image (x, y)), of the window
-    ``box`` (x0, y0, x1, y1) of the image."""
-    x0, y0, x1, y1 = box
-    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.fillConvexPoly(mask, np.round(polygon - (x0, y0)).astype(np.int32), 1)
-    return mask
-
-
 def _piece_in_cell(cell, shapes, box, differs, explained, log_ratio, colours, counts,
                    profile: Profile) -> Reading | None:
     """The piece standing on ``cell`` (col, row), or None when the pixels that differ from
@@ -261,7 +252,7 @@ def _best_outline(seen: np.ndarray, shapes, box):
     size, outline, bool mask of ``seen`` inside it)."""
     best = None
     for size, shape in zip(SIZES, shapes):
-        mask = _window_mask(shape, box) > 0
+        mask = window_mask(shape, box) > 0
         overlap = (seen & mask).sum() / max((seen | mask).sum(), 1)
         if best is None or overlap > best[0]:
             best = (float(overlap), size, shape, seen & mask)
@@ -298,7 +289,7 @@ def _faint_piece_in_cell(cell, shapes, box, explained, log_ratio, colours, count
     seen = []  # (size, shape, contrast, median inside) of the sizes whose outline is mostly free
     present = False
     for size, shape in zip(SIZES, shapes):
-        mask = _window_mask(shape, box)
+        mask = window_mask(shape, box)
         inner = (cv2.erode(mask, _GAP_KERNEL) > 0) & free
         ring = _ring_round(mask) & free
         if inner.sum() < 0.5 * mask.sum() or ring.sum() < 20:
@@ -338,9 +329,9 @@ def _print_piece_in_cell(cell, shapes, box, explained, strength, log_ratio, colo
     x0, y0, x1, y1 = box
     free = explained[y0:y1, x0:x1] == 0
     window = strength[y0:y1, x0:x1]
-    largest = _window_mask(shapes[-1], box)
+    largest = window_mask(shapes[-1], box)
     ring = _ring_round(largest) & free
-    smallest = _window_mask(shapes[0], box)
+    smallest = window_mask(shapes[0], box)
     inner = (cv2.erode(smallest, _GAP_KERNEL) > 0) & free
     if ring.sum() < 20 or inner.sum() < 0.5 * smallest.sum():
         return None  # mostly covered by pieces already read
@@ -379,7 +370,7 @@ def _edged_piece_in_cell(reading: CityReading, cell, shapes, box, explained, edg
     x0, y0, x1, y1 = box
     free = explained[y0:y1, x0:x1] == 0
     window = edges[y0:y1, x0:x1]
-    mask = _window_mask(shapes[-1], box)
+    mask = window_mask(shapes[-1], box)
     inner = (mask > 0) & free
     if inner.sum() < 0.5 * mask.sum():
         return None
@@ -390,7 +381,7 @@ def _edged_piece_in_cell(reading: CityReading, cell, shapes, box, explained, edg
     corners = centre + 1.5 * (corners - centre)
     sectors = []
     for k in range(4):
-        sector = _window_mask(np.array([centre, corners[k], corners[(k + 1) % 4]]), box)
+        sector = window_mask(np.array([centre, corners[k], corners[(k + 1) % 4]]), box)
         part = inner & (sector > 0)
         sectors.append(float(window[part].mean()) if part.sum() > 5 else 0.0)
     weakest, second = sorted(sectors)[:2]

@@ -1,0 +1,66 @@
+"""Blue and black told apart by the photo's own colours, on small painted photos."""
+import numpy as np
+
+from calibration import load_profile
+from calibration.profile import COLOR_ORDER
+from vision.blue_black import blueness, split_at_gap, tell_blue_from_black
+from vision.cells import CityReading, Reading
+
+PROFILE = load_profile()
+BLUE, BLACK, RED = (COLOR_ORDER.index(c) for c in ("blue", "black", "red"))
+WARM_WOOD = (170, 110, 60)
+# glossy black reflecting a grey room, and a translucent blue piece on warm wood: both read
+# bluish against the table
+LOOKS = {"black": (95, 92, 90), "blue": (80, 95, 150), "red": (200, 40, 30)}
+
+
+def painted(pieces: list[str]) -> tuple[np.ndarray, np.ndarray, list[Reading]]:
+    """A photo of a row of pieces painted as ``LOOKS`` on warm wood, its strength map (1 on
+    the pieces) and readings of them all as blue (red stays red)."""
+    rng = np.random.default_rng(5)
+    rgb = np.empty((60, 40 * len(pieces) + 20, 3), np.uint8)
+    rgb[:] = WARM_WOOD
+    strength = np.zeros(rgb.shape[:2], np.float32)
+    readings = []
+    for k, name in enumerate(pieces):
+        x0 = 20 + 40 * k
+        noise = rng.normal(0, 3, (20, 20, 3))
+        rgb[20:40, x0:x0 + 20] = np.clip(np.array(LOOKS[name]) + noise, 0, 255).astype(np.uint8)
+        strength[20:40, x0:x0 + 20] = 1.0
+        square = np.array([[x0, 20], [x0 + 20, 20], [x0 + 20, 40], [x0, 40]], np.float64)
+        color = RED if name == "red" else BLUE
+        readings.append(Reading(k, 0, color, 2, 0, 0.9, (x0 + 10.0, 30.0), square))
+    return rgb, strength, readings
+
+
+def read(pieces: list[str]) -> list[str]:
+    rgb, strength, readings = painted(pieces)
+    reading = CityReading(None, None, 30.0, 30.0, readings, np.zeros(3))
+    return [COLOR_ORDER[p.color_index] for p in tell_blue_from_black(reading, rgb, strength, PROFILE).pieces]
+
+
+def test_black_pieces_read_blue_against_warm_wood_are_read_black_by_their_own_grey():
+    pieces = ["blue", "black", "red", "blue", "black", "black"]
+    assert read(pieces) == pieces
+
+
+def test_without_two_clear_groups_the_reading_stands():
+    assert read(["blue", "blue", "red"]) == ["blue", "blue", "red"]
+    assert read(["black"]) == ["blue"]  # one piece cannot be compared with any other
+
+
+def test_a_grey_piece_is_less_blue_than_a_blue_one():
+    grey = np.full((10, 3), 90, np.uint8)
+    blue = np.tile(np.array([[80, 95, 150]], np.uint8), (10, 1))
+    assert abs(blueness(grey)) < 0.02 < blueness(blue)
+
+
+def test_values_are_split_only_at_a_gap_wide_against_the_spread_either_side():
+    rng = np.random.default_rng(2)
+    two = np.r_[rng.normal(0.0, 0.02, 6), rng.normal(0.4, 0.02, 4)]
+    assert 0.05 < split_at_gap(two, 0.2, 4.0) < 0.35
+    assert split_at_gap(np.linspace(0.0, 0.8, 10), 0.2, 4.0) is None  # one broad group
+    assert split_at_gap(np.r_[rng.normal(0.0, 0.01, 5), rng.normal(0.15, 0.01, 5)], 0.2, 4.0) is None  # too near
+    wide = np.r_[rng.normal(0.0, 0.1, 6), rng.normal(0.45, 0.1, 4)]
+    assert split_at_gap(wide, 0.2, 4.0) is None  # groups too spread for their gap
+    assert split_at_gap(np.array([0.3]), 0.2, 4.0) is None

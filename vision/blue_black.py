@@ -1,0 +1,86 @@
+"""Telling blue pieces from black ones by the photo's own colours, across the whole city.
+
+Each piece's colour is read against the table, which suits tinted plastic (the table shows
+through it) but not glossy black, which shows the room it reflects: against warm wood a
+black piece can look as blue as a blue one. Seen in the photo itself, black is near grey
+and blue is bluer, under any light. Where the pieces read blue or black fall into two
+groups by their blueness, with a gap between the groups wide against the spread within
+them, the bluer group is blue and the other black.
+"""
+from __future__ import annotations
+
+import dataclasses
+import logging
+
+import numpy as np
+
+from calibration import Profile
+from calibration.profile import BLACK, COLOR_ORDER
+
+from .cells import CityReading
+from .model import window_mask
+
+log = logging.getLogger(__name__)
+
+BLUE = COLOR_ORDER.index("blue")
+
+
+def tell_blue_from_black(reading: CityReading, rgb: np.ndarray, strength: np.ndarray,
+                         profile: Profile) -> CityReading:
+    """``reading`` with its blue and black pieces read again by :func:`blueness` (over the
+    pixels of each piece's outline in ``rgb``, uint8 (H, W, 3) RGB, that differ from the
+    table: ``strength`` (float32 (H, W)) over ``profile.unseen_threshold``), split by
+    :func:`split_at_gap` with ``profile.blue_black_gap`` and ``profile.blue_black_separation``."""
+    which, values = [], []
+    for k, piece in enumerate(reading.pieces):
+        if piece.color_index not in (BLUE, BLACK):
+            continue
+        pixels = _differing_pixels(piece.outline, rgb, strength, profile.unseen_threshold)
+        if len(pixels):
+            which.append(k)
+            values.append(blueness(pixels))
+    threshold = split_at_gap(np.array(values), profile.blue_black_gap, profile.blue_black_separation)
+    if threshold is None:
+        return reading
+    pieces = list(reading.pieces)
+    for k, value in zip(which, values):
+        color = BLUE if value > threshold else BLACK
+        if color != pieces[k].color_index:
+            log.debug("piece at %s read %s by its blueness", (pieces[k].col, pieces[k].row), COLOR_ORDER[color])
+            pieces[k] = dataclasses.replace(pieces[k], color_index=color)
+    return dataclasses.replace(reading, pieces=pieces)
+
+
+def blueness(pixels: np.ndarray) -> float:
+    """Median over ``pixels`` ((N, 3) uint8 RGB) of log blue less the mean of log red and
+    log green."""
+    logs = np.log(pixels.astype(np.float64) + 1.0)
+    return float(np.median(logs[:, 2] - (logs[:, 0] + logs[:, 1]) / 2))
+
+
+def split_at_gap(values: np.ndarray, min_gap: float, min_separation: float) -> float | None:
+    """Where ``values`` (N,) fall clearly into two groups: the middle of the widest gap
+    between neighbours once sorted, if it is at least ``min_gap`` wide and at least
+    ``min_separation`` times the larger spread (standard deviation) of the groups either
+    side; else None."""
+    if len(values) < 2:
+        return None
+    ordered = np.sort(values)
+    gaps = np.diff(ordered)
+    widest = int(np.argmax(gaps))
+    spread = max(float(np.std(ordered[:widest + 1])), float(np.std(ordered[widest + 1:])))
+    if gaps[widest] < min_gap or gaps[widest] < min_separation * spread:
+        return None
+    return float(ordered[widest] + ordered[widest + 1]) / 2
+
+
+def _differing_pixels(shape: np.ndarray, rgb: np.ndarray, strength: np.ndarray, threshold: float) -> np.ndarray:
+    """(N, 3) uint8 RGB of the pixels inside the convex ``shape`` ((K, 2) image (x, y)) whose
+    ``strength`` exceeds ``threshold``; the part of the shape beyond the photo is left out."""
+    h, w = strength.shape
+    x0, y0 = np.clip(np.floor(shape.min(axis=0)).astype(int), 0, (w, h))
+    x1, y1 = np.clip(np.ceil(shape.max(axis=0)).astype(int) + 1, 0, (w, h))
+    if x1 <= x0 or y1 <= y0:
+        return np.zeros((0, 3), np.uint8)
+    inside = window_mask(shape, (x0, y0, x1, y1)).astype(bool) & (strength[y0:y1, x0:x1] > threshold)
+    return rgb[y0:y1, x0:x1][inside]
