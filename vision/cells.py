@@ -247,8 +247,8 @@ def _assemble(blobs, by_cell, fits, camera, pitch_mm, colors, costs, color_conf,
     beyond it), the second is a piece on top only where the model of a stack puts each
     (:func:`stacks.split_stack`, which also says which is on top and its size); else the
     first is the piece's colour. A reading's confidence is that of its colour (its
-    candidates' best) times that of its size. ``by_cell``: the candidates' indices by cell; ``fits``: each cell's
-    outline fit (:func:`_outline_fit`) at ``pitch_mm``."""
+    candidates' best) times that of its size. ``by_cell``: the candidates' indices by cell;
+    ``fits``: each cell's outline fit (:func:`_outline_fit`) at ``pitch_mm``."""
     readings = []
     for (col, row), members in sorted(by_cell.items()):
         mismatch, inside = fits[(col, row)]  # the lower piece's outline holds all that is seen in the cell

@@ -5,8 +5,8 @@ piece, which shows round it as a ring. A single piece can show a second colour t
 turned from the lamp read as black, a yellow highlight on green, a shadow), but not there:
 that colour lies on one side of the piece. So a second colour is a stack only where the
 projected model of the stack puts each colour: the upper's outline holds more of the upper
-colour than of the lower, and the lower colour shows in the ring on every side but one
-(under tilt, one steep face of the lower pyramid can turn from the camera).
+colour than of the lower, and the lower colour covers the ring round it, some of it on every
+side but one (under tilt, one steep face of the lower pyramid can turn from the camera).
 """
 from __future__ import annotations
 
@@ -96,6 +96,6 @@ def _ring_cover(sides: list[np.ndarray], below: np.ndarray, side_floor: float) -
     covers, if it covers at least ``side_floor`` of each side but one; else 0."""
     covered = [np.count_nonzero(side & below) for side in sides]
     sizes = [np.count_nonzero(side) for side in sides]
-    if sum(c >= side_floor * n > 0 for c, n in zip(covered, sizes)) < _SIDES - _HIDDEN_SIDES:
+    if sum(n > 0 and c >= side_floor * n for c, n in zip(covered, sizes)) < _SIDES - _HIDDEN_SIDES:
         return 0.0
     return sum(covered) / sum(sizes)
