@@ -4,8 +4,8 @@ Each piece's colour is read against the table, which suits tinted plastic (the t
 through it) but not glossy black, which shows the room it reflects: against warm wood a
 black piece can look as blue as a blue one. Seen in the photo itself, black is near grey
 and blue is bluer, under any light. Where the pieces read blue or black fall into two
-groups by their blueness, with a gap between the groups wide against the spread within
-them, the bluer group is blue and the other black.
+groups of at least two by their blueness, with a gap between the groups wide against the
+spread within them, the bluer group is blue and the other black.
 """
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from .model import window_mask
 log = logging.getLogger(__name__)
 
 BLUE = COLOR_ORDER.index("blue")
+_LEAST_SPREAD = 0.01  # blueness spread below a JPEG's rounding: a group of one, or of one look
 
 
 def tell_blue_from_black(reading: CityReading, rgb: np.ndarray, strength: np.ndarray,
@@ -59,19 +60,23 @@ def blueness(pixels: np.ndarray) -> float:
 
 
 def split_at_gap(values: np.ndarray, min_gap: float, min_separation: float) -> float | None:
-    """Where ``values`` (N,) fall clearly into two groups: the middle of the widest gap
-    between neighbours once sorted, if it is at least ``min_gap`` wide and at least
-    ``min_separation`` times the larger spread (standard deviation) of the groups either
-    side; else None."""
-    if len(values) < 2:
+    """Where ``values`` (N,) fall clearly into two groups of at least two: of the gaps between
+    neighbours once sorted, the one widest against the larger spread (standard deviation) of
+    the groups either side, if it is at least ``min_gap`` wide and ``min_separation`` times
+    that spread; its middle, else None. A lone value far from the rest (a yellow piece read
+    black in the shadow) is an outlier, not a group: rather than split it off, which would
+    read every other piece blue, the reading is left as it is."""
+    if len(values) < 4:
         return None
     ordered = np.sort(values)
     gaps = np.diff(ordered)
-    widest = int(np.argmax(gaps))
-    spread = max(float(np.std(ordered[:widest + 1])), float(np.std(ordered[widest + 1:])))
-    if gaps[widest] < min_gap or gaps[widest] < min_separation * spread:
+    spreads = np.array([max(np.std(ordered[:k + 1]), np.std(ordered[k + 1:])) for k in range(len(gaps))])
+    ratios = gaps / np.maximum(spreads, _LEAST_SPREAD)
+    ratios[0] = ratios[-1] = 0.0  # a group of one
+    best = int(np.argmax(ratios))
+    if gaps[best] < min_gap or ratios[best] < min_separation:
         return None
-    return float(ordered[widest] + ordered[widest + 1]) / 2
+    return float(ordered[best] + ordered[best + 1]) / 2
 
 
 def _differing_pixels(shape: np.ndarray, rgb: np.ndarray, strength: np.ndarray, threshold: float) -> np.ndarray:

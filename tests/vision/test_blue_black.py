@@ -63,4 +63,14 @@ def test_values_are_split_only_at_a_gap_wide_against_the_spread_either_side():
     assert split_at_gap(np.r_[rng.normal(0.0, 0.01, 5), rng.normal(0.15, 0.01, 5)], 0.2, 4.0) is None  # too near
     wide = np.r_[rng.normal(0.0, 0.1, 6), rng.normal(0.45, 0.1, 4)]
     assert split_at_gap(wide, 0.2, 4.0) is None  # groups too spread for their gap
-    assert split_at_gap(np.array([0.3]), 0.2, 4.0) is None
+    assert split_at_gap(np.array([0.0, 0.01, 0.4]), 0.2, 4.0) is None  # one piece is no group
+
+
+def test_a_lone_outlier_is_not_split_off_as_a_group():
+    """A yellow piece read black in deep shadow is far less blue than anything else. Split
+    beside it, every other piece would read blue; it is no group, and its spread hides the
+    two groups of the rest, so nothing is read again."""
+    rng = np.random.default_rng(4)
+    values = np.r_[-1.9, rng.normal(-0.03, 0.005, 8), rng.normal(0.47, 0.01, 8)]
+    assert split_at_gap(values, 0.2, 4.0) is None
+    assert 0.0 < split_at_gap(values[1:], 0.2, 4.0) < 0.4
