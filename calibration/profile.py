@@ -151,6 +151,7 @@ class Profile:
     anchor_noise: float
     tilt_prior_deg: float
     max_tilt_deg: float
+    oblique_warning_deg: float
     steep_refit_prior_deg: float
     size_tolerance: float
     outline_tolerance: float

@@ -88,7 +88,7 @@ def build_detection(reading, image_size, profile, seconds: float) -> Detection:
     if unsure:
         warnings.append(f"{len(unsure)} piece{'s' if len(unsure) > 1 else ''} uncertain")
     tilt = reading.camera.tilt_deg
-    if tilt > 35:
+    if tilt > profile.oblique_warning_deg:
         warnings.append(f"photo too oblique ({tilt:.0f} degrees from straight down); hold the phone higher")
     if len(reading.grid.residual) and np.median(reading.grid.residual) > 0.3:
         warnings.append("the pieces do not sit on a clear grid; check the cells")

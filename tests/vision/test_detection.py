@@ -2,6 +2,8 @@
 the photo's rightward, whichever of its two directions the grid was found from."""
 from types import SimpleNamespace
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -10,9 +12,10 @@ from vision.cells import Reading
 from vision.detection import build_detection
 
 
-def reading_along(angle_deg, cells):
+def reading_along(angle_deg, cells, tilt_deg=0.0):
     """A reading whose grid's column axis points ``angle_deg`` from the photo's x axis (y
-    down), 40 pixels a cell, with one small red piece on each (col, row) of ``cells``."""
+    down), 40 pixels a cell, with one small red piece on each (col, row) of ``cells``, by a
+    camera ``tilt_deg`` from straight down."""
     a = np.radians(angle_deg)
     H = np.array([[40 * np.cos(a), -40 * np.sin(a), 300.0], [40 * np.sin(a), 40 * np.cos(a), 300.0], [0, 0, 1]])
     pieces = []
@@ -20,7 +23,7 @@ def reading_along(angle_deg, cells):
         x, y, w = H @ (col, row, 1)
         pieces.append(Reading(col, row, 0, 1, 0, 0.9, (x / w, y / w), np.zeros((4, 2))))
     grid = SimpleNamespace(H=H, residual=np.zeros(len(cells)))
-    return SimpleNamespace(grid=grid, pieces=pieces, camera=SimpleNamespace(tilt_deg=0.0), grid_pitch_mm=32.0)
+    return SimpleNamespace(grid=grid, pieces=pieces, camera=SimpleNamespace(tilt_deg=tilt_deg), grid_pitch_mm=32.0)
 
 
 @pytest.mark.parametrize("angle", [-130, -50, 40, 50, 95, 170])
@@ -38,3 +41,13 @@ def test_columns_run_along_the_direction_nearest_rightward(angle):
     for p in detection.pieces:  # the homography maps each new cell onto its piece
         x, y, w = detection.homography @ (p.col, p.row, 1)
         assert (x / w, y / w) == pytest.approx(p.center)
+
+
+def test_a_photo_steeper_than_the_profile_allows_is_warned_of():
+    """The warning's angle is the profile's: the same reading is warned of under a profile
+    that allows less tilt."""
+    profile = load_profile()
+    reading = reading_along(0, [(0, 0), (1, 0)], tilt_deg=profile.oblique_warning_deg - 3)
+    assert not [w for w in build_detection(reading, (800, 600), profile, 0.0).warnings if "oblique" in w]
+    strict = dataclasses.replace(profile, oblique_warning_deg=profile.oblique_warning_deg - 5)
+    assert [w for w in build_detection(reading, (800, 600), strict, 0.0).warnings if "oblique" in w]
