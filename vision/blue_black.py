@@ -23,7 +23,7 @@ from .model import window_mask
 log = logging.getLogger(__name__)
 
 BLUE = COLOR_ORDER.index("blue")
-_LEAST_SPREAD = 0.01  # blueness spread below a JPEG's rounding: a group of one, or of one look
+_LEAST_SPREAD = 0.01  # a blueness spread below a JPEG's rounding: pieces that look all alike
 
 
 def tell_blue_from_black(reading: CityReading, rgb: np.ndarray, strength: np.ndarray,
