@@ -136,6 +136,7 @@ class Profile:
     grey_max_side: float
     glow_offset: float
     glow_shadow_depth: float
+    glow_shadow_tint: float
     split_gap_side: float
     merge_distance_side: float
     min_blob_side: float

@@ -156,13 +156,16 @@ def find_blobs(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray,
     pixels are labelled with shifted prototypes. Where that shift says the pieces glow (more
     than ``glow_offset`` brighter than the table lets expect: light passing through tinted
     plastic over a dark table), pixels over ``glow_shadow_depth`` darker than the table in
-    every channel are shadows, not pieces. Where the shift says they do not glow (it takes
+    every channel are shadows, not pieces, and so are candidates labelled black that are
+    darker than the table in every channel but tinted (:func:`_tinted_shadow`). Where the
+    shift says they do not glow (it takes
     ``MIN_FOR_OFFSET`` regions to tell), a candidate of a tinted colour brighter than the
     table in every channel is glare (a lamp's halo on a glossy table looks blue against warm
     wood): tinted plastic absorbs some channel.
     """
     fg = foreground(log_ratio, strength, table, profile)
     glare = False  # whether a tinted candidate brighter than the table in every channel is glare
+    glowing = False
     mean_table = cv2.mean(table, mask=(~fg).astype(np.uint8))[:3] if (~fg).any() else table.reshape(-1, 3).mean(axis=0)
     chroma = table_chroma(np.array(mean_table))
     expected = profile.colors.expected(chroma)[0]
@@ -206,9 +209,20 @@ def find_blobs(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray,
                 raise _too_busy(profile.max_raw_candidates)
     city = _main_cluster(_merge_close(blobs, profile.merge_distance_side * scale, log_ratio, level),
                          profile.cluster_reach_side * scale, profile.cluster_reach_neighbours)
+    if glowing:  # after the clustering, which the shadows beside the pieces help hold together
+        city = [b for b in city if not _tinted_shadow(b, profile.glow_shadow_tint)]
     if len(city) > profile.max_candidates:
         raise _too_busy(profile.max_candidates)
     return city, scale, log_ratio
+
+
+def _tinted_shadow(blob: Blob, tint: float) -> bool:
+    """Whether ``blob``, where the pieces glow, is the shadow of a tinted piece: labelled
+    black, darker than the table in every channel, yet its channels' log ratios (its
+    ``feature``) spread over more than ``tint``. The lamp's light reaches the table behind a
+    tinted piece through the plastic, which passes its own colour. A glossy black piece
+    reflects the room: against the table it is near grey, or brighter."""
+    return blob.color_index == BLACK and float(blob.feature.max()) < 0 and float(np.ptp(blob.feature)) > tint
 
 
 def _without_sheen(log_ratio: np.ndarray, level: np.ndarray, levels: np.ndarray, slope: float) -> np.ndarray:

@@ -397,3 +397,39 @@ def test_shadows_of_glowing_pieces_on_a_dark_table_are_not_pieces():
     read = sorted((b.center[0] - 16, COLOR_ORDER[b.color_index]) for b in blobs)
     assert [color for _, color in read] == [color for color, _ in layout]
     assert np.abs(np.array([x for x, _ in read]) - [x for _, x in layout]).max() < 3
+
+
+def test_coloured_shadows_of_glowing_pieces_on_a_dark_table_are_not_black_pieces():
+    """Behind a tinted piece the lamp's light reaches the dark table through the plastic: the
+    shadow is darker than the table in every channel, but only a little in the channel the
+    piece passes. Labelled black, it would be read as a black piece beside every piece."""
+    img = table_photo(table=(45, 42, 40))
+    layout = [(color, 40 + 56 * i) for i, color in enumerate(["red", "yellow", "green", "blue"] * 2 + ["red", "green"])]
+    for color, x in layout:
+        passed = np.array(PROFILE.colors.prototypes[color])
+        img[200:232, x + 32:x + 46] *= np.exp(0.55 * (passed - passed.max()) - 0.08).astype(np.float32)
+        tint(img, color, x, 200, 32)
+        img[200:232, x:x + 32] *= 1.8  # the glow
+    img[380:470, 400:600] = (225, 222, 215)  # a rule card: the photo's white
+    log_ratio, table = table_relative(np.clip(img, 0, 255).astype(np.uint8), PROFILE)
+    strength = off_table(log_ratio, table_palette(log_ratio, PROFILE))
+    blobs, _, _ = find_blobs(log_ratio, strength, table, PROFILE)
+    read = sorted((b.center[0] - 16, COLOR_ORDER[b.color_index]) for b in blobs)
+    assert [color for _, color in read] == [color for color, _ in layout]
+    assert np.abs(np.array([x for x, _ in read]) - [x for _, x in layout]).max() < 3
+    untinted = dataclasses.replace(PROFILE, glow_shadow_tint=np.inf)  # the shadows' tint not looked at
+    assert sum(b.color_index == BLACK for b in find_blobs(log_ratio, strength, table, untinted)[0]) > len(layout) / 2
+
+
+@pytest.mark.parametrize("feature, color, shadow", [
+    ((-0.08, -0.56, -0.55), "black", True),  # a red piece's shadow
+    ((-0.36, -0.24, -0.07), "black", True),  # a blue piece's shadow
+    ((-0.45, -0.50, -0.42), "black", False),  # a black piece darker than the table: near grey
+    ((0.57, 0.93, 0.51), "black", False),  # glossy black reflecting the room against a purple table
+    ((-0.08, -0.56, -0.55), "red", False),  # a dim red piece, not read as black
+])
+def test_a_tinted_shadow_is_black_darker_than_the_table_everywhere_and_tinted(feature, color, shadow):
+    from vision.pieces import Blob, _tinted_shadow
+    blob = Blob((0.0, 0.0), np.zeros((1, 2), np.int32), np.array(feature), np.zeros(3), COLOR_ORDER.index(color),
+                5.0, 0.0)
+    assert _tinted_shadow(blob, PROFILE.glow_shadow_tint) is shadow
