@@ -178,6 +178,8 @@ class Profile:
     print_min_overlap: float
     second_look_size_cost: float
     edge_ratio: float
+    edge_outline_ratio: float
+    edge_outline_contrast: float
     edge_table_level: float
     colors: ColorModel
     piece_colors: PieceColorModel

@@ -360,8 +360,13 @@ def _edged_piece_in_cell(reading: CityReading, cell, shapes, box, explained, edg
     centre out through one of its sides, the mean of ``edges`` (float32 (H, W), the gradient
     in units of the table's own) must be at least ``edge_ratio`` in three and half that in
     the fourth (seen at a slant, the side leaning away shows less): a neighbour's or a
-    shadow's edge runs along one or two sides, a line through the cell through two. Its
-    size is the one whose projected outline runs along the strongest edges. A tinted piece
+    shadow's edge runs along one or two sides, a line through the cell through two. A large
+    piece lit from one side can show strong edges on two sides only; it is read too where
+    the mean of ``edges`` along one size's projected outline is at least
+    ``edge_outline_ratio`` and ``edge_outline_contrast`` times that along any other size's
+    (the true outline collects edges all round; the others cross faces or the table), with
+    every triangle at least half ``edge_ratio``. Its size is the one whose projected
+    outline runs along the strongest edges. A tinted piece
     always shows its tint (:func:`_faint_piece_in_cell`), so this one is read as black, with
     confidence 0.5, flagged for the player to check. ``shapes`` and ``box``: from
     :func:`_cell_outlines`."""
@@ -385,7 +390,7 @@ def _edged_piece_in_cell(reading: CityReading, cell, shapes, box, explained, edg
         part = inner & (sector > 0)
         sectors.append(float(window[part].mean()) if part.sum() > 5 else 0.0)
     weakest, second = sorted(sectors)[:2]
-    if second < profile.edge_ratio or weakest < profile.edge_ratio / 2:
+    if weakest < profile.edge_ratio / 2:
         return None
     along = []
     for shape in shapes:
@@ -393,4 +398,8 @@ def _edged_piece_in_cell(reading: CityReading, cell, shapes, box, explained, edg
         cv2.polylines(line, [np.round(shape - (x0, y0)).astype(np.int32)], True, 1, 3)
         along.append(float(window[line > 0].mean()))
     k = int(np.argmax(along))
+    runner_up = max(a for j, a in enumerate(along) if j != k)
+    outlined = along[k] >= profile.edge_outline_ratio and along[k] >= profile.edge_outline_contrast * runner_up
+    if second < profile.edge_ratio and not outlined:
+        return None
     return Reading(int(cell[0]), int(cell[1]), BLACK, SIZES[k], 0, 0.5, _centre(shapes[k]), shapes[k])

@@ -213,10 +213,10 @@ def flagged_additions(found, known):
             for p in found.pieces[known:]]
 
 
-def edged_scene(reading, cell, size, sides=4, ridges=True):
+def edged_scene(reading, cell, size, sides=4, ridges=True, faint=0.0):
     """A reading's scene, with sensor noise, plus a black pyramid on ``cell`` that matches
-    the table inside but shows ``sides`` of its outline's edges and, if ``ridges``, the
-    ridges to its apex."""
+    the table inside but shows ``sides`` of its outline's edges, the others ``faint``
+    (a step in log brightness) and, if ``ridges``, the ridges to its apex."""
     rng = np.random.default_rng(9)
     strength, log_ratio = scene(reading, hidden=[])
     log_ratio += rng.normal(0, 0.01, log_ratio.shape).astype(np.float32)
@@ -224,12 +224,15 @@ def edged_scene(reading, cell, size, sides=4, ridges=True):
     lines = np.zeros(strength.shape, np.uint8)
     corners = np.round(shape).astype(np.int32)
     apex = np.round(reading.camera.project(np.array([[cell[0], cell[1], 1.0]]))[0]).astype(np.int32)
-    for k in range(sides):
-        cv2.line(lines, tuple(map(int, corners[k])), tuple(map(int, corners[(k + 1) % len(corners)])), 1, 2)
+    faint_lines = np.zeros(strength.shape, np.uint8)
+    for k in range(len(corners)):
+        side = (tuple(map(int, corners[k])), tuple(map(int, corners[(k + 1) % len(corners)])))
+        cv2.line(lines if k < sides else faint_lines, *side, 1, 2)
     if ridges:
         for corner in corners:
             cv2.line(lines, tuple(map(int, corner)), tuple(map(int, apex)), 1, 1)
     log_ratio[lines > 0] -= 0.08  # under the faint test's contrast, even summed over the outline
+    log_ratio[(faint_lines > 0) & (lines == 0)] -= faint
     return np.abs(log_ratio).max(axis=2), log_ratio
 
 
@@ -251,6 +254,16 @@ def test_a_black_piece_whose_far_side_shows_no_edge_is_found_by_the_others():
     strength, log_ratio = edged_scene(reading, (2, 0), 2, sides=3)
     found = check_reading(reading, strength, log_ratio, blobs_of(reading), True, DIM, PROFILE)
     assert flagged_additions(found, 2) == [(2, 0, "black", 2, True)]
+
+
+def test_a_large_black_piece_lit_from_one_side_is_found_by_its_outline():
+    """Lit from one side, a large black pyramid shows strong edges on two sides of its
+    outline and faint ones on the others: its whole outline still runs along edges, and the
+    smaller sizes' outlines, which cross its faces, do not."""
+    reading = straight_down_reading([(0, 0, "red", 2), (1, 0, "yellow", 1)])
+    strength, log_ratio = edged_scene(reading, (2, 0), 3, sides=2, ridges=False, faint=0.05)
+    found = check_reading(reading, strength, log_ratio, blobs_of(reading), True, DIM, PROFILE)
+    assert flagged_additions(found, 2) == [(2, 0, "black", 3, True)]
 
 
 @pytest.mark.parametrize("sides", [1, 2])
