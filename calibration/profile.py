@@ -137,6 +137,8 @@ class Profile:
     glow_offset: float
     glow_shadow_depth: float
     glow_shadow_tint: float
+    card_min_side: float
+    card_rect_fill: float
     split_gap_side: float
     merge_distance_side: float
     min_blob_side: float

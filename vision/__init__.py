@@ -5,10 +5,11 @@
     detection.city                                # scorer.City
     detection.to_json(rules)                      # the `citycam detect --json` object
 
-Stages, one module each: load, colour (table-relative colour), pieces (candidates), grid
-(lattice and camera), classify (colour and size), cells (snapping to cells), stacks (two
-colours in a cell: a stack or not), verify (the reading checked against the photo),
-blue_black (blue and black told apart across the city), detection, overlay.
+Stages, one module each: load, colour (table-relative colour), pieces (candidates), cards
+(what is printed on a rule card is not pieces), grid (lattice and camera), classify (colour
+and size), cells (snapping to cells), stacks (two colours in a cell: a stack or not), verify
+(the reading checked against the photo), blue_black (blue and black told apart across the
+city), detection, overlay.
 """
 from __future__ import annotations
 

@@ -17,6 +17,7 @@ from skimage.segmentation import watershed
 from calibration import Profile
 from calibration.profile import BLACK, COLOR_ORDER
 
+from .cards import card_outlines, on_card
 from .classify import MIN_FOR_OFFSET, classify_colors, shading_slope
 from .colour import table_chroma, table_level
 from .errors import BoardNotFound
@@ -63,14 +64,7 @@ def foreground(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray, p
     black piece reflecting the room on a dark table, not a card in shade. ``table`` is the
     float32 (H, W, 3) table estimate behind ``log_ratio``."""
     candidate = strength > profile.foreground_threshold
-    # the photo's own values (plus the log's offset), on a sample and on the candidates only
-    sample = np.exp(log_ratio[::4, ::4]) * table[::4, ::4]
-    brightest = np.percentile(np.maximum(np.maximum(sample[..., 0], sample[..., 1]), sample[..., 2]), 99)
-    ratios = log_ratio[candidate]
-    lit = np.exp(ratios) * table[candidate]
-    lowest = np.minimum(np.minimum(lit[:, 0], lit[:, 1]), lit[:, 2])
-    darkest = np.minimum(np.minimum(ratios[:, 0], ratios[:, 1]), ratios[:, 2])
-    passes_all = darkest >= -profile.absorb_fraction * profile.foreground_threshold
+    passes_all, lowest, brightest = _whiteness(log_ratio, table, candidate, profile)
     grey = passes_all & (lowest >= profile.grey_fraction * brightest)
     white = passes_all & (lowest >= profile.paper_fraction * brightest)
     weak = _opened(candidate, ~grey)
@@ -85,6 +79,23 @@ def foreground(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray, p
     strong[regions[strength > profile.foreground_strong_factor * profile.foreground_threshold]] = True
     strong[0] = False
     return strong[regions]
+
+
+def _whiteness(log_ratio: np.ndarray, table: np.ndarray, where: np.ndarray,
+               profile: Profile) -> tuple[np.ndarray, np.ndarray, float]:
+    """What paper and grey are judged on, for the K pixels ``where`` (bool (H, W)): whether
+    each passes light in every channel (its darkest log ratio above ``absorb_fraction`` of
+    the foreground threshold below the table's) (K,) bool, its lowest channel's value in the
+    photo (K,), and the photo's brightest (the 99th percentile of the pixels' largest channel,
+    on a sample)."""
+    # the photo's own values (plus the log's offset), on a sample and on the pixels asked only
+    sample = np.exp(log_ratio[::4, ::4]) * table[::4, ::4]
+    brightest = float(np.percentile(np.maximum(np.maximum(sample[..., 0], sample[..., 1]), sample[..., 2]), 99))
+    ratios = log_ratio[where]
+    lit = np.exp(ratios) * table[where]
+    lowest = np.minimum(np.minimum(lit[:, 0], lit[:, 1]), lit[:, 2])
+    darkest = np.minimum(np.minimum(ratios[:, 0], ratios[:, 1]), ratios[:, 2])
+    return darkest >= -profile.absorb_fraction * profile.foreground_threshold, lowest, brightest
 
 
 def _opened(where: np.ndarray, values: np.ndarray) -> np.ndarray:
@@ -161,7 +172,8 @@ def find_blobs(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray,
     shift says they do not glow (it takes
     ``MIN_FOR_OFFSET`` regions to tell), a candidate of a tinted colour brighter than the
     table in every channel is glare (a lamp's halo on a glossy table looks blue against warm
-    wood): tinted plastic absorbs some channel.
+    wood): tinted plastic absorbs some channel. Candidates on a rule card are its print, not
+    pieces (:mod:`vision.cards`).
     """
     fg = foreground(log_ratio, strength, table, profile)
     glare = False  # whether a tinted candidate brighter than the table in every channel is glare
@@ -211,9 +223,24 @@ def find_blobs(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray,
                          profile.cluster_reach_side * scale, profile.cluster_reach_neighbours)
     if glowing:  # after the clustering, which the shadows beside the pieces help hold together
         city = [b for b in city if not _tinted_shadow(b, profile.glow_shadow_tint)]
+    cards = card_outlines(_paper(log_ratio, strength, table, city, profile), scale, profile)
+    city = [b for b in city if not on_card(b.center, cards)]
     if len(city) > profile.max_candidates:
         raise _too_busy(profile.max_candidates)
     return city, scale, log_ratio
+
+
+def _paper(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray, blobs: list[Blob],
+           profile: Profile) -> np.ndarray:
+    """bool (H, W): the pixels :func:`foreground` leaves out as paper (near white and brighter
+    than the table in every channel), and not in ``blobs``."""
+    where = strength > profile.foreground_threshold
+    for blob in blobs:
+        where[blob.pixels[:, 1], blob.pixels[:, 0]] = False
+    passes_all, lowest, brightest = _whiteness(log_ratio, table, where, profile)
+    paper = np.zeros(where.shape, bool)
+    paper[where] = passes_all & (lowest >= profile.paper_fraction * brightest)
+    return paper
 
 
 def _tinted_shadow(blob: Blob, tint: float) -> bool:

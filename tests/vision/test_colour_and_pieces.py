@@ -433,3 +433,21 @@ def test_a_tinted_shadow_is_black_darker_than_the_table_everywhere_and_tinted(fe
     blob = Blob((0.0, 0.0), np.zeros((1, 2), np.int32), np.array(feature), np.zeros(3), COLOR_ORDER.index(color),
                 5.0, 0.0)
     assert _tinted_shadow(blob, PROFILE.glow_shadow_tint) is shadow
+
+
+def test_the_print_on_a_rule_card_beside_the_city_is_not_pieces():
+    """A rule card is a rectangle of paper; what is printed on it is not a piece, while a
+    piece standing in a lamp's round hot spot, near white all round it too, still is."""
+    img = table_photo()
+    for color, x in (("red", 40), ("green", 100), ("yellow", 160)):
+        tint(img, color, x, 200, 32)
+    img[60:230, 215:335] = (235, 232, 225)  # the card, beside the city
+    img[100:124, 245:269] = (200, 45, 40)  # printed on it: a red triangle's box, a green one
+    img[150:174, 275:299] = (60, 170, 60)
+    ys, xs = np.mgrid[:480, :640]
+    img *= np.clip(1.6 - np.hypot(xs - 150, ys - 380) / 60, 1, None)[..., None].astype(np.float32)  # a hot spot
+    tint(img, "red", 134, 364, 32)
+    log_ratio, table = table_relative(np.clip(img, 0, 255).astype(np.uint8), PROFILE)
+    blobs, _, _ = find_blobs(log_ratio, off_table(log_ratio, table_palette(log_ratio, PROFILE)), table, PROFILE)
+    read = sorted((round(b.center[0]), round(b.center[1]), COLOR_ORDER[b.color_index]) for b in blobs)
+    assert read == [(56, 216, "red"), (116, 216, "green"), (150, 380, "red"), (176, 216, "yellow")]

@@ -1,0 +1,37 @@
+"""Rule cards lying beside the city: what is printed on them is not pieces.
+
+A card is paper (near white, brighter than the table in every channel, see
+:func:`vision.pieces.foreground`) in a rectangle: a region of paper at least a few pieces
+across that fills nearly all of its least rectangle. The glare round a lamp's hot spot is near
+white too, but round and ragged. A candidate whose centre lies on a card is its print.
+"""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from calibration import Profile
+
+
+def card_outlines(paper: np.ndarray, side: float, profile: Profile) -> list[np.ndarray]:
+    """The corners ((4, 2) float32 image (x, y)) of each card in ``paper`` (bool (H, W), the
+    pixels of paper, print and pieces left out): a region whose area, its holes (the print)
+    filled, is at least ``card_min_side`` typical pieces' sides (``side`` pixels) squared and
+    at least ``card_rect_fill`` of its least rotated rectangle's."""
+    contours, _ = cv2.findContours(paper.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    cards = []
+    for contour in contours:
+        area = cv2.contourArea(contour)
+        if area < (profile.card_min_side * side) ** 2:
+            continue
+        rectangle = cv2.minAreaRect(contour)
+        width, height = rectangle[1]
+        if area >= profile.card_rect_fill * width * height:
+            cards.append(cv2.boxPoints(rectangle).astype(np.float32))
+    return cards
+
+
+def on_card(point: tuple[float, float], cards: list[np.ndarray]) -> bool:
+    """Whether the image point ``point`` (x, y) lies inside one of ``cards`` (from
+    :func:`card_outlines`)."""
+    return any(cv2.pointPolygonTest(card, (float(point[0]), float(point[1])), False) > 0 for card in cards)
