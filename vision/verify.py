@@ -57,11 +57,52 @@ def check_reading(reading: CityReading, strength: np.ndarray, log_ratio: np.ndar
     then are faint pieces looked for: on a pattern, a faint difference is the pattern; there,
     pieces that stand out a little from the print all over are);
     ``table_level``: the table's mean 8-bit brightness (only on a plain table no brighter
-    than ``edge_table_level`` are pieces looked for by their edges alone)."""
+    than ``edge_table_level`` are pieces looked for by their edges alone, and black pieces
+    sized by them, :func:`black_sizes_from_edges`)."""
     differs = (strength > profile.unseen_threshold).astype(np.uint8)
     edges = _relative_edges(log_ratio, differs) if plain and table_level <= profile.edge_table_level else None
-    return add_unseen(drop_shapeless(reading, differs, profile), differs, strength, log_ratio, blobs, plain, edges,
-                      profile)
+    kept = drop_shapeless(reading, differs, profile)
+    found = add_unseen(kept, differs, strength, log_ratio, blobs, plain, edges, profile)
+    return found if edges is None else black_sizes_from_edges(found, len(kept.pieces), edges, profile)
+
+
+def black_sizes_from_edges(reading: CityReading, known: int, edges: np.ndarray, profile: Profile) -> CityReading:
+    """``reading`` with the black pieces on the table among its first ``known`` (those seen
+    at first, not on a second look) sized by their edges where these tell: on a dim table a
+    glossy black piece's lit faces can match the table and drop out of what was seen of it,
+    but its outline still shows. Where the mean of ``edges`` (from :func:`_relative_edges`)
+    along one size's projected outline is at least ``edge_outline_ratio`` and
+    ``edge_outline_contrast`` times that along any other size's (:func:`_outlined_size`),
+    the piece takes that size."""
+    stacked = {(p.col, p.row) for p in reading.pieces if p.level == 1}
+    pieces = list(reading.pieces)
+    for k, p in enumerate(pieces[:known]):
+        if p.level or p.color_index != BLACK or (p.col, p.row) in stacked:
+            continue
+        shapes, box = _cell_outlines(reading, (p.col, p.row), edges.shape)
+        if box is None:
+            continue
+        size, outlined = _outlined_size(shapes, box, edges, profile)
+        if outlined and size != p.size:
+            pieces[k] = dataclasses.replace(p, size=size, outline=shapes[size - 1])
+    return dataclasses.replace(reading, pieces=pieces)
+
+
+def _outlined_size(shapes, box, edges: np.ndarray, profile: Profile) -> tuple[int, bool]:
+    """The size whose projected outline (of ``shapes``, from :func:`_cell_outlines`, in the
+    window ``box``) runs along the strongest ``edges`` (float32 (H, W)), and whether it
+    stands out: at least ``edge_outline_ratio``, and ``edge_outline_contrast`` times that
+    along any other size's outline."""
+    x0, y0, x1, y1 = box
+    window = edges[y0:y1, x0:x1]
+    along = []
+    for shape in shapes:
+        line = np.zeros(window.shape, np.uint8)
+        cv2.polylines(line, [np.round(shape - (x0, y0)).astype(np.int32)], True, 1, 3)
+        along.append(float(window[line > 0].mean()))
+    k = int(np.argmax(along))
+    runner_up = max(a for j, a in enumerate(along) if j != k)
+    return SIZES[k], along[k] >= profile.edge_outline_ratio and along[k] >= profile.edge_outline_contrast * runner_up
 
 
 def drop_shapeless(reading: CityReading, differs: np.ndarray, profile: Profile) -> CityReading:
@@ -392,14 +433,7 @@ def _edged_piece_in_cell(reading: CityReading, cell, shapes, box, explained, edg
     weakest, second = sorted(sectors)[:2]
     if weakest < profile.edge_ratio / 2:
         return None
-    along = []
-    for shape in shapes:
-        line = np.zeros(free.shape, np.uint8)
-        cv2.polylines(line, [np.round(shape - (x0, y0)).astype(np.int32)], True, 1, 3)
-        along.append(float(window[line > 0].mean()))
-    k = int(np.argmax(along))
-    runner_up = max(a for j, a in enumerate(along) if j != k)
-    outlined = along[k] >= profile.edge_outline_ratio and along[k] >= profile.edge_outline_contrast * runner_up
+    size, outlined = _outlined_size(shapes, box, edges, profile)
     if second < profile.edge_ratio and not outlined:
         return None
-    return Reading(int(cell[0]), int(cell[1]), BLACK, SIZES[k], 0, 0.5, _centre(shapes[k]), shapes[k])
+    return Reading(int(cell[0]), int(cell[1]), BLACK, size, 0, 0.5, _centre(shapes[size - 1]), shapes[size - 1])

@@ -273,3 +273,28 @@ def test_an_edge_on_one_or_two_sides_of_a_cell_is_not_a_piece(sides):
     reading = straight_down_reading([(0, 0, "red", 3), (1, 0, "yellow", 2)])
     strength, log_ratio = edged_scene(reading, (2, 0), 3, sides=sides, ridges=False)
     assert len(check_reading(reading, strength, log_ratio, blobs_of(reading), True, DIM, PROFILE).pieces) == 2
+
+
+def test_a_black_piece_whose_lit_face_matches_a_dim_table_is_sized_by_its_outline():
+    """Three faces of a large black pyramid turned from the lamp are seen, and read as a
+    medium piece; the lit fourth looks like the table, but the edge where it meets the
+    table still shows. The large outline runs along edges all round; the medium one crosses
+    faces."""
+    reading = straight_down_reading([(0, 0, "red", 3), (1, 0, "black", 2)])
+    strength, log_ratio = scene(reading, hidden=[], unseen=[(1, 0)])
+    log_ratio += np.random.default_rng(9).normal(0, 0.01, log_ratio.shape).astype(np.float32)
+    large = outline(reading.camera, np.array([1.0, 0.0]), 3, PITCH_MM)
+    centre = reading.camera.project(np.array([[1.0, 0.0, 0.0]]))[0]
+    for k in range(3):
+        face = np.zeros(strength.shape, np.uint8)
+        cv2.fillConvexPoly(face, np.round([centre, large[k], large[(k + 1) % 4]]).astype(np.int32), 1)
+        log_ratio[face > 0] = looks("black")
+    lit_edge = np.zeros(strength.shape, np.uint8)
+    cv2.line(lit_edge, tuple(map(int, np.round(large[3]))), tuple(map(int, np.round(large[0]))), 1, 2)
+    log_ratio[lit_edge > 0] -= 0.08
+    strength = np.abs(log_ratio).max(axis=2)
+    found = check_reading(reading, strength, log_ratio, blobs_of(reading), True, DIM, PROFILE)
+    assert [(p.col, p.row, COLOR_ORDER[p.color_index], p.size) for p in found.pieces] == [
+        (0, 0, "red", 3), (1, 0, "black", 3)]
+    # on a white table a black piece hides nothing, and is not sized by its edges
+    assert check_reading(reading, strength, log_ratio, blobs_of(reading), True, BRIGHT, PROFILE).pieces[1].size == 2
