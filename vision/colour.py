@@ -16,6 +16,7 @@ from calibration.profile import BLACK
 _SECTORS = 16  # angular sectors of the border ring, to tell a pattern from a thing lying there
 _NEAR_PRINT = 0.1  # log units: a pixel this near a print colour is judged as that colour
 _EPS = 4.0  # added to 8-bit values before the log: keeps dark noise from exploding
+_RIM_KERNEL = np.ones((3, 3), np.uint8)  # a region's rim: one pixel of the 1/8-size photo either side
 
 
 def table_relative(rgb: np.ndarray, profile: Profile) -> tuple[np.ndarray, np.ndarray]:
@@ -40,7 +41,7 @@ def table_relative(rgb: np.ndarray, profile: Profile) -> tuple[np.ndarray, np.nd
         num = cv2.GaussianBlur(small * weight[..., None], (0, 0), sigma)
         den = cv2.GaussianBlur(weight, (0, 0), sigma)[..., None]
         estimate = np.where(den > 0.05, num / np.maximum(den, 1e-6), surface).astype(np.float32)
-    estimate = _with_wide_shadows(small, estimate, profile)
+    estimate = _with_wide_lights(small, _with_wide_shadows(small, estimate, profile), profile)
     table = cv2.resize(estimate, (w, h), interpolation=cv2.INTER_LINEAR)
     return cv2.log(cv2.divide(f, table)), table  # OpenCV's: several times numpy's speed
 
@@ -59,10 +60,7 @@ def _with_wide_shadows(small: np.ndarray, estimate: np.ndarray, profile: Profile
     ratio = np.log(small / estimate)
     mean = ratio.mean(axis=2)
     neutral = (ratio.max(axis=2) - ratio.min(axis=2)) < profile.shadow_chroma
-    dark = (neutral & (mean < -profile.table_threshold)).astype(np.uint8)
-    side = max(3, int(profile.shadow_min_width_frac * max(small.shape[:2])) | 1)
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side))
-    wide = cv2.morphologyEx(cv2.morphologyEx(dark, cv2.MORPH_CLOSE, disc), cv2.MORPH_OPEN, disc)
+    wide, disc, side = _wide(neutral & (mean < -profile.table_threshold), profile)
     _, parts = cv2.connectedComponents(wide)
     edge = np.unique(np.concatenate([parts[0], parts[-1], parts[:, 0], parts[:, -1]]))
     wide = np.isin(parts, edge[edge > 0]).astype(np.uint8)
@@ -70,7 +68,57 @@ def _with_wide_shadows(small: np.ndarray, estimate: np.ndarray, profile: Profile
         return estimate
     level = float(np.median(mean[wide > 0]))
     region = cv2.dilate(wide, disc) > 0  # the shadow with its soft edge
-    weight = (region & neutral & (mean > level - profile.shadow_depth)).astype(np.float32)
+    return _table_within(small, estimate, region, region & neutral & (mean > level - profile.shadow_depth), side)
+
+
+def _with_wide_lights(small: np.ndarray, estimate: np.ndarray, profile: Profile) -> np.ndarray:
+    """``estimate`` (float32 (h, w, 3), the table behind ``small``, the photo at 1/8 size)
+    with a lamp's hot spot on a glossy table taken as table.
+
+    Such a spot brightens the table alike in every channel (within ``shadow_chroma`` log
+    units, by over ``table_threshold``), is at least ``shadow_min_width_frac`` of the photo's
+    long side wide everywhere, and fades out: at its rim the log brightness changes by less
+    than ``light_max_steepness`` per pixel of ``small`` (at nine rim pixels in ten). A card or
+    a cloth's white print is as bright and wide, but has a sharp edge. In the spot the table
+    is estimated again from its own neutral pixels; without it, the spot's bright ring,
+    left out of the table estimate, reads as a ring of black pieces and can take the grid."""
+    ratio = np.log(small / estimate)
+    neutral = (ratio.max(axis=2) - ratio.min(axis=2)) < profile.shadow_chroma
+    wide, disc, side = _wide(neutral & (ratio.mean(axis=2) > profile.table_threshold), profile)
+    if not wide.any():
+        return estimate
+    brightness = np.log(small.mean(axis=2))
+    steepness = cv2.magnitude(cv2.Sobel(brightness, cv2.CV_32F, 1, 0), cv2.Sobel(brightness, cv2.CV_32F, 0, 1)) / 8
+    contours, _ = cv2.findContours(wide, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    lights = np.zeros_like(wide)
+    for contour in contours:
+        region = np.zeros_like(wide)
+        cv2.drawContours(region, [contour], -1, 1, -1)
+        rim = (cv2.dilate(region, _RIM_KERNEL) > 0) & (cv2.erode(region, _RIM_KERNEL) == 0)
+        if rim.any() and np.percentile(steepness[rim], 90) < profile.light_max_steepness:
+            lights |= region
+    if not lights.any():
+        return estimate
+    region = cv2.dilate(lights, disc) > 0
+    return _table_within(small, estimate, region, region & neutral, side)
+
+
+def _wide(mask: np.ndarray, profile: Profile) -> tuple[np.ndarray, np.ndarray, int]:
+    """The parts of ``mask`` (bool (h, w), on the photo at 1/8 size) at least
+    ``shadow_min_width_frac`` of its long side wide everywhere (uint8 (h, w)), the disc that
+    measures that and its side in pixels."""
+    side = max(3, int(profile.shadow_min_width_frac * max(mask.shape)) | 1)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side))
+    closed = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_CLOSE, disc)
+    return cv2.morphologyEx(closed, cv2.MORPH_OPEN, disc), disc, side
+
+
+def _table_within(small: np.ndarray, estimate: np.ndarray, region: np.ndarray, table: np.ndarray,
+                  side: int) -> np.ndarray:
+    """``estimate`` (float32 (h, w, 3)) with the table in ``region`` (bool (h, w)) estimated
+    again from ``small``'s pixels that are ``table`` (bool (h, w)), blurred over a quarter of
+    ``side`` pixels."""
+    weight = table.astype(np.float32)
     sigma = side / 4
     num = cv2.GaussianBlur(small * weight[..., None], (0, 0), sigma)
     den = cv2.GaussianBlur(weight, (0, 0), sigma)[..., None]

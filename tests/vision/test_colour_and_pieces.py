@@ -52,6 +52,25 @@ def test_a_spotlight_on_the_table_is_table_not_pieces():
     assert np.median(log_ratio[225:255, 305:335, 1]) < -0.5  # the red piece still absorbs green
 
 
+def test_a_lamps_hot_spot_on_a_glossy_table_is_table_and_a_card_is_not():
+    """A lamp's hot spot on a glossy dark table, wider than a piece but fading out: the table
+    in and round it reads as table (its bright ring, left out of a table estimate that
+    cannot follow it, would read as black pieces), and the red piece in it still absorbs
+    green. A white card as wide, with a sharp edge, is not taken for table."""
+    img = table_photo(table=(50, 47, 44))
+    h, w = img.shape[:2]
+    ys, xs = np.mgrid[0:h, 0:w]
+    spot = np.hypot(xs - 220, ys - 240)
+    img *= np.exp(1.3 * np.exp(-spot ** 2 / (2 * 45.0 ** 2)))[..., None]
+    tint(img, "red", 200, 220, 40)
+    img[100:260, 460:580] = (235, 232, 225)  # the card
+    log_ratio, _ = table_relative(np.clip(img, 0, 255).astype(np.uint8), PROFILE)
+    ring = (spot > 50) & (spot < 110)
+    assert np.percentile(np.abs(log_ratio[ring]).max(axis=1), 90) < 0.2
+    assert np.median(log_ratio[225:255, 205:235, 1]) < -0.3
+    assert np.median(log_ratio[140:220, 490:550]) > 1.0
+
+
 def _shade(img, rows, cols, factor):
     """Darken ``img`` in the box (rows, cols) by ``factor`` alike in every channel, with a
     soft edge a few pixels wide."""
