@@ -169,11 +169,10 @@ def find_blobs(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray,
     plastic over a dark table), pixels over ``glow_shadow_depth`` darker than the table in
     every channel are shadows, not pieces, and so are candidates labelled black that are
     darker than the table in every channel but tinted (:func:`_tinted_shadow`). Where the
-    shift says they do not glow (it takes
-    ``MIN_FOR_OFFSET`` regions to tell), a candidate of a tinted colour brighter than the
-    table in every channel is glare (a lamp's halo on a glossy table looks blue against warm
-    wood): tinted plastic absorbs some channel. Candidates on a rule card are its print, not
-    pieces (:mod:`vision.cards`).
+    shift says they do not glow (it takes ``MIN_FOR_OFFSET`` regions to tell), a candidate
+    of a tinted colour brighter than the table in every channel is glare (a lamp's halo on a
+    glossy table looks blue against warm wood): tinted plastic absorbs some channel.
+    Candidates on a rule card are its print, not pieces (:mod:`vision.cards`).
     """
     fg = foreground(log_ratio, strength, table, profile)
     glare = False  # whether a tinted candidate brighter than the table in every channel is glare

@@ -16,7 +16,9 @@ around it; or, on a print, it must stand out from the print, even a little, more
 ring around it does; or, on a dim plain table, where a glossy black pyramid can match the
 table in colour, its edges must show all round inside the outline. A card, a cloth pattern
 or a shadow does not take that shape. The sizes of the pieces found so are then read again
-with the game's rules, which tell more than such weak evidence does.
+with the game's rules, which tell more than such weak evidence does. On a dim plain table the
+black pieces seen at first are sized by their edges too, where their lit faces, matching the
+table, dropped out of what was seen.
 """
 from __future__ import annotations
 
