@@ -2,8 +2,9 @@
 
 A card is paper (near white, brighter than the table in every channel, see
 :func:`vision.pieces.foreground`) in a rectangle: a region of paper at least a few pieces
-across that fills nearly all of its least rectangle. The glare round a lamp's hot spot is near
-white too, but round and ragged. A candidate whose centre lies on a card is its print.
+across that fills nearly all of its least rectangle, or, cut by the photo's edge, a few
+straight sides of one. The glare round a lamp's hot spot is near white too, but round and
+ragged. A candidate whose centre lies on a card is its print.
 """
 from __future__ import annotations
 
@@ -14,11 +15,15 @@ from calibration import Profile
 
 
 def card_outlines(paper: np.ndarray, side: float, profile: Profile) -> list[np.ndarray]:
-    """The corners ((4, 2) float32 image (x, y)) of each card in ``paper`` (bool (H, W), the
+    """The corners ((K, 2) float32 image (x, y)) of each card in ``paper`` (bool (H, W), the
     pixels of paper, print and pieces left out): a region whose area, its holes (the print)
     filled, is at least ``card_min_side`` typical pieces' sides (``side`` pixels) squared and
-    at least ``card_rect_fill`` of its least rotated rectangle's."""
+    at least ``card_rect_fill`` of its least rotated rectangle's. Cut by the photo's edge, a
+    card shows as part of a rectangle: a region touching the edge is a card where it fills
+    ``card_rect_fill`` of its convex hull, whose outline is at most six straight sides to
+    within ``card_straightness`` typical sides (glare there is round)."""
     contours, _ = cv2.findContours(paper.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    h, w = paper.shape
     cards = []
     for contour in contours:
         area = cv2.contourArea(contour)
@@ -28,6 +33,14 @@ def card_outlines(paper: np.ndarray, side: float, profile: Profile) -> list[np.n
         width, height = rectangle[1]
         if area >= profile.card_rect_fill * width * height:
             cards.append(cv2.boxPoints(rectangle).astype(np.float32))
+            continue
+        x, y, bw, bh = cv2.boundingRect(contour)
+        if x > 0 and y > 0 and x + bw < w and y + bh < h:
+            continue
+        hull = cv2.convexHull(contour)
+        corners = cv2.approxPolyDP(hull, profile.card_straightness * side, True)
+        if area >= profile.card_rect_fill * cv2.contourArea(hull) and len(corners) <= 6:
+            cards.append(hull.reshape(-1, 2).astype(np.float32))
     return cards
 
 

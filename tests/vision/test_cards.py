@@ -24,3 +24,16 @@ def test_glare_and_a_scrap_of_paper_are_not_cards():
     cv2.circle(paper, (150, 200), 80, 1, -1)  # a lamp's hot spot: round
     paper[50:90, 380:420] = 1  # a scrap smaller than two pieces across
     assert card_outlines(paper > 0, SIDE, PROFILE) == []
+
+
+def test_a_card_cut_by_the_photos_edge_is_a_card_and_glare_there_is_not():
+    """Cut by the frame, a card shows a few straight sides (of the card and the frame); glare
+    at the edge is round."""
+    paper = np.zeros((400, 500), np.uint8)
+    corners = cv2.boxPoints(((470.0, 360.0), (150.0, 200.0), 35.0))  # runs out of the photo
+    cv2.fillConvexPoly(paper, np.round(corners).astype(np.int32), 1)
+    cards = card_outlines(paper > 0, SIDE, PROFILE)
+    assert len(cards) == 1 and on_card((460, 350), cards)
+    glare = np.zeros((400, 500), np.uint8)
+    cv2.circle(glare, (0, 200), 110, 1, -1)
+    assert card_outlines(glare > 0, SIDE, PROFILE) == []
