@@ -121,6 +121,7 @@ class Profile:
     shadow_chroma: float
     shadow_min_width_frac: float
     shadow_depth: float
+    shadow_max_steepness: float
     light_max_steepness: float
     table_palette_size: int
     print_palette_size: int

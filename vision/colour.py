@@ -48,26 +48,37 @@ def table_relative(rgb: np.ndarray, profile: Profile) -> tuple[np.ndarray, np.nd
 
 def _with_wide_shadows(small: np.ndarray, estimate: np.ndarray, profile: Profile) -> np.ndarray:
     """``estimate`` (float32 (h, w, 3), the table behind ``small``, the photo at 1/8 size)
-    with the shadow of a large thing (the phone held over the city, a hand) taken as table.
+    with the shadow of a large thing (the phone held over the city, the arm) taken as table.
 
     Such a shadow darkens the table alike in every channel (within ``shadow_chroma`` log
-    units) and is at least ``shadow_min_width_frac`` of the photo's long side wide
-    everywhere: wider than any piece, black ones included, so no piece is taken for it. In
-    it, the table is estimated again from its own pixels, those with colour (tinted pieces)
-    and those over ``shadow_depth`` darker than the shadow (a black piece lying in it) left
-    out; without it, the pieces in the shadow would be measured against the lit table and
-    the shadow itself read as a piece."""
+    units, by over ``table_threshold``). It is either at least ``shadow_min_width_frac`` of
+    the photo's long side wide everywhere and reaches the photo's edge, or half as wide and
+    soft: at half its rim the log brightness changes by less than ``shadow_max_steepness`` per
+    pixel of ``small`` (the arm's shadow, narrower and with a wide penumbra). A black piece is
+    narrower or has a sharp edge. In the shadow, the table is estimated again from its own
+    pixels, those with colour (tinted pieces) and those over ``shadow_depth`` darker than the
+    shadow (a black piece lying in it) left out; without it, the pieces in the shadow would
+    be measured against the lit table and the shadow itself read as pieces."""
     ratio = np.log(small / estimate)
     mean = ratio.mean(axis=2)
     neutral = (ratio.max(axis=2) - ratio.min(axis=2)) < profile.shadow_chroma
-    wide, disc, side = _wide(neutral & (mean < -profile.table_threshold), profile)
-    _, parts = cv2.connectedComponents(wide)
+    dark = neutral & (mean < -profile.table_threshold)
+    side = _shadow_side(small, profile)
+    _, parts = cv2.connectedComponents(_wide(dark, side))
     edge = np.unique(np.concatenate([parts[0], parts[-1], parts[:, 0], parts[:, -1]]))
-    wide = np.isin(parts, edge[edge > 0]).astype(np.uint8)
-    if not wide.any():
+    shadows = np.isin(parts, edge[edge > 0]).astype(np.uint8)
+    steepness = _steepness(small)
+    count, narrow = cv2.connectedComponents(_wide(dark, side // 2 | 1))
+    for label in range(1, count):
+        part = (narrow == label).astype(np.uint8)
+        rim = _rim(part)
+        if (rim.any() and np.median(mean[part > 0]) < -profile.table_threshold
+                and np.percentile(steepness[rim], 75) < profile.shadow_max_steepness):
+            shadows |= part
+    if not shadows.any():
         return estimate
-    level = float(np.median(mean[wide > 0]))
-    region = cv2.dilate(wide, disc) > 0  # the shadow with its soft edge
+    level = float(np.median(mean[shadows > 0]))
+    region = cv2.dilate(shadows, _disc(side)) > 0  # the shadow with its soft edge
     return _table_within(small, estimate, region, region & neutral & (mean > level - profile.shadow_depth), side)
 
 
@@ -84,33 +95,54 @@ def _with_wide_lights(small: np.ndarray, estimate: np.ndarray, profile: Profile)
     left out of the table estimate, reads as a ring of black pieces and can take the grid."""
     ratio = np.log(small / estimate)
     neutral = (ratio.max(axis=2) - ratio.min(axis=2)) < profile.shadow_chroma
-    wide, disc, side = _wide(neutral & (ratio.mean(axis=2) > profile.table_threshold), profile)
+    side = _shadow_side(small, profile)
+    wide = _wide(neutral & (ratio.mean(axis=2) > profile.table_threshold), side)
     if not wide.any():
         return estimate
-    brightness = np.log(small.mean(axis=2))
-    steepness = cv2.magnitude(cv2.Sobel(brightness, cv2.CV_32F, 1, 0), cv2.Sobel(brightness, cv2.CV_32F, 0, 1)) / 8
+    steepness = _steepness(small)
     contours, _ = cv2.findContours(wide, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     lights = np.zeros_like(wide)
     for contour in contours:
         region = np.zeros_like(wide)
         cv2.drawContours(region, [contour], -1, 1, -1)
-        rim = (cv2.dilate(region, _RIM_KERNEL) > 0) & (cv2.erode(region, _RIM_KERNEL) == 0)
+        rim = _rim(region)
         if rim.any() and np.percentile(steepness[rim], 90) < profile.light_max_steepness:
             lights |= region
     if not lights.any():
         return estimate
-    region = cv2.dilate(lights, disc) > 0
+    region = cv2.dilate(lights, _disc(side)) > 0
     return _table_within(small, estimate, region, region & neutral, side)
 
 
-def _wide(mask: np.ndarray, profile: Profile) -> tuple[np.ndarray, np.ndarray, int]:
-    """The parts of ``mask`` (bool (h, w), on the photo at 1/8 size) at least
-    ``shadow_min_width_frac`` of its long side wide everywhere (uint8 (h, w)), the disc that
-    measures that and its side in pixels."""
-    side = max(3, int(profile.shadow_min_width_frac * max(mask.shape)) | 1)
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side))
+def _shadow_side(small: np.ndarray, profile: Profile) -> int:
+    """The width, odd and in pixels of ``small`` (the photo at 1/8 size), that a wide shadow
+    or hot spot has everywhere: ``shadow_min_width_frac`` of its long side."""
+    return max(3, int(profile.shadow_min_width_frac * max(small.shape[:2])) | 1)
+
+
+def _disc(side: int) -> np.ndarray:
+    return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side))
+
+
+def _wide(mask: np.ndarray, side: int) -> np.ndarray:
+    """The parts of ``mask`` (bool (h, w)) at least ``side`` pixels wide everywhere, once
+    gaps narrower than that are closed (uint8 (h, w), 0 or 1)."""
+    disc = _disc(side)
     closed = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_CLOSE, disc)
-    return cv2.morphologyEx(closed, cv2.MORPH_OPEN, disc), disc, side
+    return cv2.morphologyEx(closed, cv2.MORPH_OPEN, disc)
+
+
+def _steepness(small: np.ndarray) -> np.ndarray:
+    """How fast the log brightness of ``small`` (float32 (h, w, 3)) changes, in log units
+    per pixel (float32 (h, w)); the Sobel kernels weigh eight pixels' differences."""
+    brightness = np.log(small.mean(axis=2))
+    return cv2.magnitude(cv2.Sobel(brightness, cv2.CV_32F, 1, 0), cv2.Sobel(brightness, cv2.CV_32F, 0, 1)) / 8
+
+
+def _rim(region: np.ndarray) -> np.ndarray:
+    """The pixels within one of the edge of ``region`` (uint8 (h, w), 0 or 1), either side
+    (bool (h, w))."""
+    return (cv2.dilate(region, _RIM_KERNEL) > 0) & (cv2.erode(region, _RIM_KERNEL) == 0)
 
 
 def _table_within(small: np.ndarray, estimate: np.ndarray, region: np.ndarray, table: np.ndarray,

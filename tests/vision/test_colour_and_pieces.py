@@ -95,6 +95,23 @@ def test_the_phones_shadow_reaching_the_edge_is_table_and_the_pieces_in_it_stand
     assert np.median(log_ratio[205:235, 385:415]) < -1.0  # the black piece is darker than its table
 
 
+def test_the_arms_soft_shadow_inside_the_photo_is_table_and_a_black_piece_is_not():
+    """The arm's shadow is narrower than the phone's and need not reach the photo's edge,
+    but its penumbra is wide: it fades out over many pixels, where a black piece's edge is
+    sharp."""
+    import cv2
+
+    img = table_photo()
+    band = np.zeros(img.shape[:2], np.float32)
+    band[100:420, 290:370] = 1
+    band = cv2.GaussianBlur(band, (0, 0), 25)
+    img *= (1 - 0.6 * band)[..., None]
+    img[200:240, 420:460] *= 0.15  # a black piece beside it
+    log_ratio, _ = table_relative(np.clip(img, 0, 255).astype(np.uint8), PROFILE)
+    assert np.median(np.abs(log_ratio[150:370, 300:360]).max(axis=2)) < 0.1
+    assert np.median(log_ratio[205:235, 425:455]) < -1.0
+
+
 def test_a_wide_dark_thing_inside_the_photo_is_not_a_shadow():
     """A dense city's black pieces and their shadows can make a wide dark patch; unlike the
     phone's shadow it does not reach the photo's edge, and it is not taken for table."""
