@@ -141,6 +141,7 @@ class Profile:
     glow_shadow_tint: float
     card_min_side: float
     card_rect_fill: float
+    card_hull_fill: float
     card_straightness: float
     split_gap_side: float
     merge_distance_side: float

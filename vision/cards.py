@@ -17,8 +17,11 @@ from calibration import Profile
 def card_outlines(paper: np.ndarray, side: float, profile: Profile) -> list[np.ndarray]:
     """The corners ((K, 2) float32 image (x, y)) of each card in ``paper`` (bool (H, W), the
     pixels of paper, print and pieces left out): a region whose area, its holes (the print)
-    filled, is at least ``card_min_side`` typical pieces' sides (``side`` pixels) squared and
-    at least ``card_rect_fill`` of its least rotated rectangle's. Cut by the photo's edge, a
+    filled, is at least ``card_min_side`` typical pieces' sides (``side`` pixels) squared,
+    whose convex hull fills at least ``card_rect_fill`` of its least rotated rectangle, and
+    which fills at least ``card_hull_fill`` of that hull (a coloured band printed along a
+    card's side leaves a bay in its paper; a cloth's white lattice fills little of its hull).
+    Cut by the photo's edge, a
     card shows as part of a rectangle: a region touching the edge is a card where it fills
     ``card_rect_fill`` of its convex hull, whose outline is at most six straight sides to
     within ``card_straightness`` typical sides (glare there is round)."""
@@ -29,17 +32,18 @@ def card_outlines(paper: np.ndarray, side: float, profile: Profile) -> list[np.n
         area = cv2.contourArea(contour)
         if area < (profile.card_min_side * side) ** 2:
             continue
-        rectangle = cv2.minAreaRect(contour)
+        hull = cv2.convexHull(contour)
+        hull_area = cv2.contourArea(hull)
+        rectangle = cv2.minAreaRect(hull)
         width, height = rectangle[1]
-        if area >= profile.card_rect_fill * width * height:
+        if hull_area >= profile.card_rect_fill * width * height and area >= profile.card_hull_fill * hull_area:
             cards.append(cv2.boxPoints(rectangle).astype(np.float32))
             continue
         x, y, bw, bh = cv2.boundingRect(contour)
         if x > 0 and y > 0 and x + bw < w and y + bh < h:
             continue
-        hull = cv2.convexHull(contour)
         corners = cv2.approxPolyDP(hull, profile.card_straightness * side, True)
-        if area >= profile.card_rect_fill * cv2.contourArea(hull) and len(corners) <= 6:
+        if area >= profile.card_rect_fill * hull_area and len(corners) <= 6:
             cards.append(hull.reshape(-1, 2).astype(np.float32))
     return cards
 

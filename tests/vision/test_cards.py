@@ -37,3 +37,18 @@ def test_a_card_cut_by_the_photos_edge_is_a_card_and_glare_there_is_not():
     glare = np.zeros((400, 500), np.uint8)
     cv2.circle(glare, (0, 200), 110, 1, -1)
     assert card_outlines(glare > 0, SIDE, PROFILE) == []
+
+
+def test_a_card_with_a_band_printed_along_its_side_is_a_card_and_a_hollow_frame_is_not():
+    """A coloured band printed along part of a card's side leaves a bay in its paper, which
+    then fills too little of its least rectangle; its convex hull still fills it. Paper open
+    wide on one side (a C, as a cloth's print can make) fills too little of its hull."""
+    paper = np.zeros((400, 500), np.uint8)
+    paper[100:300, 150:300] = 1
+    paper[130:270, 260:300] = 0  # the band, not paper, from the card's edge inwards
+    cards = card_outlines(paper > 0, SIDE, PROFILE)
+    assert len(cards) == 1 and on_card((280, 200), cards)
+    frame = np.zeros((400, 500), np.uint8)
+    frame[100:300, 150:300] = 1
+    frame[140:260, 190:300] = 0
+    assert card_outlines(frame > 0, SIDE, PROFILE) == []
