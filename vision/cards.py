@@ -2,8 +2,9 @@
 
 A card is paper (near white, brighter than the table in every channel, see
 :func:`vision.pieces.foreground`) in a rectangle: a region of paper at least a few pieces
-across that fills nearly all of its least rectangle, or, cut by the photo's edge, a few
-straight sides of one. The glare round a lamp's hot spot is near white too, but round and
+across whose convex hull fills nearly all of its least rectangle (a band printed along a
+side may leave a bay in the paper), or, cut by the photo's edge, a few straight sides of
+one. The glare round a lamp's hot spot is near white too, but round and
 ragged. A candidate whose centre lies on a card is its print.
 """
 from __future__ import annotations
@@ -20,11 +21,11 @@ def card_outlines(paper: np.ndarray, side: float, profile: Profile) -> list[np.n
     filled, is at least ``card_min_side`` typical pieces' sides (``side`` pixels) squared,
     whose convex hull fills at least ``card_rect_fill`` of its least rotated rectangle, and
     which fills at least ``card_hull_fill`` of that hull (a coloured band printed along a
-    card's side leaves a bay in its paper; a cloth's white lattice fills little of its hull).
-    Cut by the photo's edge, a
-    card shows as part of a rectangle: a region touching the edge is a card where it fills
-    ``card_rect_fill`` of its convex hull, whose outline is at most six straight sides to
-    within ``card_straightness`` typical sides (glare there is round)."""
+    card's side leaves a bay in its paper; paper open wide on one side fills little of its
+    hull). Cut by the photo's edge, a card shows as part of a rectangle: a region touching
+    the edge is a card where it fills ``card_rect_fill`` of its convex hull, whose outline is
+    at most six straight sides to within ``card_straightness`` typical sides (glare there is
+    round)."""
     contours, _ = cv2.findContours(paper.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     h, w = paper.shape
     cards = []

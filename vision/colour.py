@@ -53,9 +53,9 @@ def _with_wide_shadows(small: np.ndarray, estimate: np.ndarray, profile: Profile
     Such a shadow darkens the table alike in every channel (within ``shadow_chroma`` log
     units, by over ``table_threshold``). It is either at least ``shadow_min_width_frac`` of
     the photo's long side wide everywhere and reaches the photo's edge, or half as wide and
-    soft: at half its rim the log brightness changes by less than ``shadow_max_steepness`` per
-    pixel of ``small`` (the arm's shadow, narrower and with a wide penumbra). A black piece is
-    narrower or has a sharp edge. In the shadow, the table is estimated again from its own
+    soft: at three in four of its rim pixels the log brightness changes by less than
+    ``shadow_max_steepness`` per pixel of ``small`` (the arm's shadow, narrower and with a
+    wide penumbra). A black piece is narrower or has a sharp edge. In the shadow, the table is estimated again from its own
     pixels, those with colour (tinted pieces) and those over ``shadow_depth`` darker than the
     shadow (a black piece lying in it) left out; without it, the pieces in the shadow would
     be measured against the lit table and the shadow itself read as pieces."""
