@@ -41,24 +41,29 @@ def table_relative(rgb: np.ndarray, profile: Profile) -> tuple[np.ndarray, np.nd
         num = cv2.GaussianBlur(small * weight[..., None], (0, 0), sigma)
         den = cv2.GaussianBlur(weight, (0, 0), sigma)[..., None]
         estimate = np.where(den > 0.05, num / np.maximum(den, 1e-6), surface).astype(np.float32)
-    estimate = _with_wide_lights(small, _with_wide_shadows(small, estimate, profile), profile)
+    steepness = _steepness(small)
+    estimate = _with_wide_shadows(small, estimate, steepness, profile)
+    estimate = _with_wide_lights(small, estimate, steepness, profile)
     table = cv2.resize(estimate, (w, h), interpolation=cv2.INTER_LINEAR)
     return cv2.log(cv2.divide(f, table)), table  # OpenCV's: several times numpy's speed
 
 
-def _with_wide_shadows(small: np.ndarray, estimate: np.ndarray, profile: Profile) -> np.ndarray:
-    """``estimate`` (float32 (h, w, 3), the table behind ``small``, the photo at 1/8 size)
-    with the shadow of a large thing (the phone held over the city, the arm) taken as table.
+def _with_wide_shadows(small: np.ndarray, estimate: np.ndarray, steepness: np.ndarray,
+                       profile: Profile) -> np.ndarray:
+    """``estimate`` (float32 (h, w, 3), the table behind ``small``, the photo at 1/8 size,
+    whose :func:`_steepness` is ``steepness``) with the shadow of a large thing (the phone
+    held over the city, the arm) taken as table.
 
     Such a shadow darkens the table alike in every channel (within ``shadow_chroma`` log
     units, by over ``table_threshold``). It is either at least ``shadow_min_width_frac`` of
     the photo's long side wide everywhere and reaches the photo's edge, or half as wide and
     soft: at three in four of its rim pixels the log brightness changes by less than
     ``shadow_max_steepness`` per pixel of ``small`` (the arm's shadow, narrower and with a
-    wide penumbra). A black piece is narrower or has a sharp edge. In the shadow, the table is estimated again from its own
-    pixels, those with colour (tinted pieces) and those over ``shadow_depth`` darker than the
-    shadow (a black piece lying in it) left out; without it, the pieces in the shadow would
-    be measured against the lit table and the shadow itself read as pieces."""
+    wide penumbra). A black piece is narrower or has a sharp edge. In the shadow, the table
+    is estimated again from its own pixels, those with colour (tinted pieces) and those over
+    ``shadow_depth`` darker than the shadow (a black piece lying in it) left out; without
+    it, the pieces in the shadow would be measured against the lit table and the shadow
+    itself read as pieces."""
     ratio = np.log(small / estimate)
     mean = ratio.mean(axis=2)
     neutral = (ratio.max(axis=2) - ratio.min(axis=2)) < profile.shadow_chroma
@@ -67,7 +72,6 @@ def _with_wide_shadows(small: np.ndarray, estimate: np.ndarray, profile: Profile
     _, parts = cv2.connectedComponents(_wide(dark, side))
     edge = np.unique(np.concatenate([parts[0], parts[-1], parts[:, 0], parts[:, -1]]))
     shadows = np.isin(parts, edge[edge > 0]).astype(np.uint8)
-    steepness = _steepness(small)
     count, narrow = cv2.connectedComponents(_wide(dark, side // 2 | 1))
     for label in range(1, count):
         part = (narrow == label).astype(np.uint8)
@@ -82,9 +86,11 @@ def _with_wide_shadows(small: np.ndarray, estimate: np.ndarray, profile: Profile
     return _table_within(small, estimate, region, region & neutral & (mean > level - profile.shadow_depth), side)
 
 
-def _with_wide_lights(small: np.ndarray, estimate: np.ndarray, profile: Profile) -> np.ndarray:
-    """``estimate`` (float32 (h, w, 3), the table behind ``small``, the photo at 1/8 size)
-    with a lamp's hot spot on a glossy table taken as table.
+def _with_wide_lights(small: np.ndarray, estimate: np.ndarray, steepness: np.ndarray,
+                      profile: Profile) -> np.ndarray:
+    """``estimate`` (float32 (h, w, 3), the table behind ``small``, the photo at 1/8 size,
+    whose :func:`_steepness` is ``steepness``) with a lamp's hot spot on a glossy table taken
+    as table.
 
     Such a spot brightens the table alike in every channel (within ``shadow_chroma`` log
     units, by over ``table_threshold``), is at least ``shadow_min_width_frac`` of the photo's
@@ -99,7 +105,6 @@ def _with_wide_lights(small: np.ndarray, estimate: np.ndarray, profile: Profile)
     wide = _wide(neutral & (ratio.mean(axis=2) > profile.table_threshold), side)
     if not wide.any():
         return estimate
-    steepness = _steepness(small)
     contours, _ = cv2.findContours(wide, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     lights = np.zeros_like(wide)
     for contour in contours:
