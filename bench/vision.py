@@ -5,7 +5,8 @@ Figures: share of photos whose whole city is exactly right (translation-aligned)
 errors by kind, seconds per photo end to end (decode + analyze) on one core with median and
 p95, the same files' bare full-size ``cv2.imdecode`` time (the fastest of three decodes of
 each file: one decode's median swung between 0.031 and 0.051 s from run to run on the same
-files), and peak memory.
+files), and peak memory; photos read exactly and errors per piece by each condition the
+generator varies (table, lamp elevation, camera tilt, the phone's shadow).
 Run: ``python -m bench.vision [--seed S] [--count N] [--profile P]``; writes
 ``bench/results/vision.json``.
 """
@@ -51,7 +52,7 @@ def main() -> None:
     profile = load_profile(args.profile)
     directory = ensure_set(args.seed, args.count) if args.directory is None else args.directory
     photos = sorted(directory.glob("scene_*.jpg"))[:args.count]
-    totals, exact, seconds, decode, pieces, by_table = Counter(), 0, [], [], 0, {}
+    totals, exact, seconds, decode, pieces, by_table, outcomes = Counter(), 0, [], [], 0, {}, []
     set_seed = None
     for k, photo in enumerate(photos):
         truth = json.loads(photo.with_suffix(".json").read_text())
@@ -73,6 +74,7 @@ def main() -> None:
         row = by_table.setdefault(table, [0, 0])
         row[0] += ok
         row[1] += 1
+        outcomes.append((conditions(truth["scene"]), ok, sum(errors.values()), len(truth["city"]["pieces"])))
         if args.failures and not ok:
             print(f"  {photo.name}: {dict(errors)} ({table}, tilt {truth['scene']['tilt_deg']:.0f})")
         print(f"\r{k + 1}/{len(photos)} photos, {exact} exact", end="", flush=True)
@@ -83,6 +85,7 @@ def main() -> None:
         "errors": {kind: totals[kind] for kind in ERROR_KINDS},
         "piece_error_rate": round(sum(totals.values()) / max(pieces, 1), 5),
         "exact_by_table": {t: f"{a}/{n}" for t, (a, n) in sorted(by_table.items())},
+        "by_condition": by_condition(outcomes),
         "seconds_median": round(float(np.median(seconds)), 3),
         "seconds_p95": round(float(np.percentile(seconds, 95)), 3),
         "decode_seconds_median": round(float(np.median(decode)), 3),
@@ -93,6 +96,34 @@ def main() -> None:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=2) + "\n")
     print(json.dumps(result, indent=2))
+
+
+def conditions(scene: dict) -> dict[str, str]:
+    """The rendering conditions a photo is grouped by, from its ground truth's ``scene``:
+    table, lamp elevation (a low lamp casts long shadows), camera tilt, the phone's shadow."""
+    return {
+        "table": scene["table"],
+        "lamp": "under 45 deg" if scene["light"]["elevation_deg"] < 45 else "45 deg and over",
+        "tilt": "under 15 deg" if scene["tilt_deg"] < 15 else "15 deg and over",
+        "phone_shadow": "yes" if scene.get("phone_shadow") else "no",
+    }
+
+
+def by_condition(outcomes: list[tuple[dict[str, str], bool, int, int]]) -> dict:
+    """Per condition and value, photos read exactly (``"a/n"``) and errors per piece, from
+    ``outcomes``: per photo its :func:`conditions`, whether it was read exactly, its number
+    of errors and of pieces."""
+    groups: dict[str, dict[str, list[int]]] = {}
+    for found, ok, errors, pieces in outcomes:
+        for name, value in found.items():
+            row = groups.setdefault(name, {}).setdefault(value, [0, 0, 0, 0])
+            row[0] += ok
+            row[1] += 1
+            row[2] += errors
+            row[3] += pieces
+    return {name: {value: {"exact": f"{a}/{n}", "errors_per_piece": round(e / max(p, 1), 4)}
+                   for value, (a, n, e, p) in sorted(values.items())}
+            for name, values in groups.items()}
 
 
 def _bare_decode_seconds(data: bytes, repeats: int = 3) -> float:

@@ -1,0 +1,25 @@
+"""The vision benchmark's figures by rendering condition."""
+from bench.vision import by_condition, conditions
+
+
+def _scene(table="wood", elevation=60.0, tilt=5.0, phone_shadow=False):
+    return {"table": table, "light": {"elevation_deg": elevation}, "tilt_deg": tilt,
+            "phone_shadow": phone_shadow}
+
+
+def test_a_scene_is_grouped_by_table_lamp_tilt_and_phone_shadow():
+    assert conditions(_scene("dark", 30.0, 20.0, True)) == {
+        "table": "dark", "lamp": "under 45 deg", "tilt": "15 deg and over", "phone_shadow": "yes"}
+    assert conditions(_scene()) == {
+        "table": "wood", "lamp": "45 deg and over", "tilt": "under 15 deg", "phone_shadow": "no"}
+
+
+def test_photos_read_exactly_and_errors_per_piece_are_counted_per_condition():
+    outcomes = [(conditions(_scene(elevation=30.0)), False, 3, 10),
+                (conditions(_scene(elevation=35.0)), True, 0, 20),
+                (conditions(_scene(table="white")), True, 0, 10)]
+    summary = by_condition(outcomes)
+    assert summary["lamp"]["under 45 deg"] == {"exact": "1/2", "errors_per_piece": 0.1}
+    assert summary["lamp"]["45 deg and over"] == {"exact": "1/1", "errors_per_piece": 0.0}
+    assert summary["table"] == {"white": {"exact": "1/1", "errors_per_piece": 0.0},
+                                "wood": {"exact": "1/2", "errors_per_piece": 0.1}}
