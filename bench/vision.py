@@ -52,7 +52,7 @@ def main() -> None:
     profile = load_profile(args.profile)
     directory = ensure_set(args.seed, args.count) if args.directory is None else args.directory
     photos = sorted(directory.glob("scene_*.jpg"))[:args.count]
-    totals, exact, seconds, decode, pieces, by_table, outcomes = Counter(), 0, [], [], 0, {}, []
+    totals, exact, seconds, decode, pieces, outcomes = Counter(), 0, [], [], 0, []
     set_seed = None
     for k, photo in enumerate(photos):
         truth = json.loads(photo.with_suffix(".json").read_text())
@@ -70,22 +70,20 @@ def main() -> None:
         pieces += len(truth["city"]["pieces"])
         ok = not errors
         exact += ok
-        table = truth["scene"]["table"]
-        row = by_table.setdefault(table, [0, 0])
-        row[0] += ok
-        row[1] += 1
         outcomes.append((conditions(truth["scene"]), ok, sum(errors.values()), len(truth["city"]["pieces"])))
         if args.failures and not ok:
-            print(f"  {photo.name}: {dict(errors)} ({table}, tilt {truth['scene']['tilt_deg']:.0f})")
+            scene = truth["scene"]
+            print(f"  {photo.name}: {dict(errors)} ({scene['table']}, tilt {scene['tilt_deg']:.0f})")
         print(f"\r{k + 1}/{len(photos)} photos, {exact} exact", end="", flush=True)
     print()
+    groups = by_condition(outcomes)
     result = {
         "benchmark": "vision", "seed": set_seed, "photos": len(photos), "pieces": pieces,
         "exact_share": round(exact / len(photos), 4),
         "errors": {kind: totals[kind] for kind in ERROR_KINDS},
         "piece_error_rate": round(sum(totals.values()) / max(pieces, 1), 5),
-        "exact_by_table": {t: f"{a}/{n}" for t, (a, n) in sorted(by_table.items())},
-        "by_condition": by_condition(outcomes),
+        "exact_by_table": {table: group["exact"] for table, group in groups["table"].items()},
+        "by_condition": groups,
         "seconds_median": round(float(np.median(seconds)), 3),
         "seconds_p95": round(float(np.percentile(seconds, 95)), 3),
         "decode_seconds_median": round(float(np.median(decode)), 3),
