@@ -56,7 +56,8 @@ def main() -> None:
     set_seed = None
     for k, photo in enumerate(photos):
         truth = json.loads(photo.with_suffix(".json").read_text())
-        set_seed = truth["scene"]["seed"][0]
+        scene = truth["scene"]
+        set_seed = scene["seed"][0]
         data = photo.read_bytes()
         decode.append(_bare_decode_seconds(data))
         start = time.perf_counter()
@@ -70,9 +71,8 @@ def main() -> None:
         pieces += len(truth["city"]["pieces"])
         ok = not errors
         exact += ok
-        outcomes.append((conditions(truth["scene"]), ok, sum(errors.values()), len(truth["city"]["pieces"])))
+        outcomes.append((conditions(scene), ok, sum(errors.values()), len(truth["city"]["pieces"])))
         if args.failures and not ok:
-            scene = truth["scene"]
             print(f"  {photo.name}: {dict(errors)} ({scene['table']}, tilt {scene['tilt_deg']:.0f})")
         print(f"\r{k + 1}/{len(photos)} photos, {exact} exact", end="", flush=True)
     print()

@@ -4,8 +4,8 @@ A card is paper (near white, brighter than the table in every channel, see
 :func:`vision.pieces.foreground`) in a rectangle: a region of paper at least a few pieces
 across whose convex hull fills nearly all of its least rectangle (a band printed along a
 side may leave a bay in the paper), or, cut by the photo's edge, a few straight sides of
-one. The glare round a lamp's hot spot is near white too, but round and
-ragged. A candidate whose centre lies on a card is its print.
+one. The glare round a lamp's hot spot is near white too, but round and ragged. A
+candidate whose centre lies on a card is its print.
 """
 from __future__ import annotations
 
