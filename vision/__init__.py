@@ -41,8 +41,9 @@ class Candidates:
     candidates, :class:`vision.pieces.Blob`), ``side`` (a typical piece's side in pixels),
     ``log_ratio`` (float32 (H, W, 3), the table's sheen taken out), ``strength`` (float32
     (H, W), how far each pixel stands out), ``table`` (float32 (H, W, 3) RGB estimate),
-    ``plain`` (whether the table is plain, not printed) and ``profile`` (as adjusted to the
-    photo's grain)."""
+    ``plain`` (whether the table is plain, not printed), ``profile`` (as adjusted to the
+    photo's grain) and ``strays`` (candidates apart from the city: a piece placed away from
+    it, or things on the table)."""
 
     blobs: list[Blob]
     side: float
@@ -51,6 +52,7 @@ class Candidates:
     table: np.ndarray
     plain: bool
     profile: Profile
+    strays: list[Blob]
 
 
 def analyze(rgb, profile: Profile | None = None) -> Detection:
@@ -64,7 +66,7 @@ def analyze(rgb, profile: Profile | None = None) -> Detection:
     try:
         reading = read_pieces(found.blobs, (w, h), 1.4 * found.side, found.plain, found.profile)
         reading = check_reading(reading, found.strength, found.log_ratio, found.blobs, found.plain,
-                                float(np.mean(found.table[::8, ::8])), found.profile)
+                                float(np.mean(found.table[::8, ::8])), found.profile, found.strays)
         reading = tell_blue_from_black(reading, rgb, found.strength, found.profile)
     except np.linalg.LinAlgError:
         raise BoardNotFound("the pieces found do not sit on a grid; photograph the city from above") from None
@@ -84,10 +86,10 @@ def find_candidates(rgb, profile: Profile) -> Candidates:
     else:  # a print's colours, and the blends at their edges, each need an entry
         palette = table_palette(log_ratio, profile, profile.print_palette_size)
     strength = off_table_strength(log_ratio, palette, table, plain, profile)
-    blobs, side, log_ratio = find_blobs(log_ratio, strength, table, profile)
+    blobs, side, log_ratio, strays = find_blobs(log_ratio, strength, table, profile)
     if not blobs:
         raise BoardNotFound("no pieces found: is the whole city in the photo, on a plain table?")
-    return Candidates(blobs, side, log_ratio, strength, table, plain, profile)
+    return Candidates(blobs, side, log_ratio, strength, table, plain, profile, strays)
 
 
 def _for_grain(profile: Profile, noise: float) -> Profile:

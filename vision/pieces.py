@@ -154,11 +154,13 @@ def _labels_in(log_ratio: np.ndarray, fg: np.ndarray, expected: np.ndarray, brig
 
 
 def find_blobs(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray,
-               profile: Profile) -> tuple[list[Blob], float, np.ndarray]:
+               profile: Profile) -> tuple[list[Blob], float, np.ndarray, list[Blob]]:
     """Piece candidates of every colour, split where same-coloured pieces touch, the side in
-    pixels of a typical piece, and ``log_ratio`` without the table's sheen (float32 (H, W,
-    3), see below; the input itself where there is none). ``log_ratio`` and ``table`` as
-    from ``colour.table_relative``, ``strength`` as from ``colour.off_table``.
+    pixels of a typical piece, ``log_ratio`` without the table's sheen (float32 (H, W, 3),
+    see below; the input itself where there is none), and the strays: candidates apart from
+    the city (:func:`_main_cluster`), most of them things on the table, but a piece placed
+    away from the others is among them too. ``log_ratio`` and ``table`` as from
+    ``colour.table_relative``, ``strength`` as from ``colour.off_table``.
 
     Two passes: the colour-blind foreground regions first tell how this photo's table and
     light shifted all colours (one offset), and how much of the table's brightness from
@@ -218,15 +220,19 @@ def find_blobs(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray,
                               float(level[ys, xs].mean())))
             if len(blobs) > profile.max_raw_candidates:
                 raise _too_busy(profile.max_raw_candidates)
-    city = _main_cluster(_merge_close(blobs, profile.merge_distance_side * scale, log_ratio, level),
-                         profile.cluster_reach_side * scale, profile.cluster_reach_neighbours)
+    merged = _merge_close(blobs, profile.merge_distance_side * scale, log_ratio, level)
+    city = _main_cluster(merged, profile.cluster_reach_side * scale, profile.cluster_reach_neighbours)
+    in_city = {id(b) for b in city}
+    strays = [b for b in merged if id(b) not in in_city]
     if glowing:  # after the clustering, which the shadows beside the pieces help hold together
         city = [b for b in city if not _tinted_shadow(b, profile.glow_shadow_tint)]
+        strays = [b for b in strays if not _tinted_shadow(b, profile.glow_shadow_tint)]
     cards = card_outlines(_paper(log_ratio, strength, table, city, profile), scale, profile)
     city = [b for b in city if not on_card(b.center, cards)]
+    strays = [b for b in strays if not on_card(b.center, cards)]
     if len(city) > profile.max_candidates:
         raise _too_busy(profile.max_candidates)
-    return city, scale, log_ratio
+    return city, scale, log_ratio, strays
 
 
 def _paper(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray, blobs: list[Blob],

@@ -19,6 +19,10 @@ or a shadow does not take that shape. The sizes of the pieces found so are then 
 with the game's rules, which tell more than such weak evidence does. On a dim plain table the
 black pieces seen at first are sized by their edges too, where their lit faces, matching the
 table, dropped out of what was seen.
+
+Candidates too far from the city to be linked to it get a look too: a piece placed apart
+from the others breaks a rule and must be read to be flagged. One is a piece where it
+fills a pyramid's outline on a cell of the grid.
 """
 from __future__ import annotations
 
@@ -34,7 +38,8 @@ from calibration.profile import BLACK, COLOR_ORDER
 
 from .cells import PER_KIND, SIZES, CityReading, Reading
 from .classify import MAX_PER_COLOR, likely_sizes
-from .model import outline, window_mask
+from .camera import apply_homography
+from .model import outline, silhouettes, window_mask
 from .pieces import Blob
 
 logger = logging.getLogger(__name__)
@@ -51,10 +56,11 @@ _RING_KERNEL = np.ones((9, 9), np.uint8)
 
 
 def check_reading(reading: CityReading, strength: np.ndarray, log_ratio: np.ndarray, blobs: list[Blob],
-                  plain: bool, table_level: float, profile: Profile) -> CityReading:
+                  plain: bool, table_level: float, profile: Profile, strays: list[Blob] = ()) -> CityReading:
     """``reading`` without the readings whose outline is mostly table, then with the pieces
-    found on a second look at the empty cells beside it. ``strength``: float32 (H, W) from
-    :func:`vision.colour.off_table`; ``log_ratio``: float32 (H, W, 3); ``blobs``: the
+    found on a second look at the empty cells beside it, and the ``strays`` (candidates
+    apart from the city) that stand on the grid as a piece would (:func:`add_strays`).
+    ``strength``: float32 (H, W) from :func:`vision.colour.off_table`; ``log_ratio``: float32 (H, W, 3); ``blobs``: the
     candidates the reading was made of; ``plain``: whether the table has no pattern (only
     then are faint pieces looked for: on a pattern, a faint difference is the pattern; there,
     pieces that stand out a little from the print all over are);
@@ -65,7 +71,56 @@ def check_reading(reading: CityReading, strength: np.ndarray, log_ratio: np.ndar
     edges = _relative_edges(log_ratio, differs) if plain and table_level <= profile.edge_table_level else None
     kept = drop_shapeless(reading, differs, profile)
     found = add_unseen(kept, differs, strength, log_ratio, blobs, plain, edges, profile)
-    return found if edges is None else black_sizes_from_edges(found, len(kept.pieces), edges, profile)
+    found = found if edges is None else black_sizes_from_edges(found, len(kept.pieces), edges, profile)
+    return add_strays(found, strays, log_ratio, blobs, plain, profile)
+
+
+def add_strays(reading: CityReading, strays: list[Blob], log_ratio: np.ndarray, blobs: list[Blob], plain: bool,
+               profile: Profile) -> CityReading:
+    """``reading`` with the pieces that stand apart from the city: of the ``strays``
+    (candidates too far from the city to be linked to it: mostly things on the table), those
+    on an empty cell of the grid whose pixels match the outline of one pyramid size there
+    (:func:`_piece_in_cell`, as on a second look). A piece not connected to the others
+    breaks a rule, and the player must see it flagged, not dropped; a coin or a die lies on
+    a grid cell only by chance, and rarely in a pyramid's outline. A stray's cell is the one
+    its base centre falls on: its centre less the lean a medium pyramid's silhouette has
+    there. ``log_ratio``, ``blobs`` and ``plain`` as for :func:`add_unseen`."""
+    pieces = list(reading.pieces)
+    if not pieces or not strays:
+        return reading
+    seen = np.zeros(log_ratio.shape[:2], np.uint8)
+    for b in strays:
+        seen[b.pixels[:, 1], b.pixels[:, 0]] = 1
+    explained = _explained(pieces, seen.shape)
+    colours = _PhotoColours.of(blobs, reading.color_offset, plain, profile)
+    counts = np.bincount([p.color_index for p in pieces], minlength=len(COLOR_ORDER))
+    occupied = {(p.col, p.row) for p in pieces}
+    added = 0
+    for cell in sorted({_stray_cell(reading, b.center) for b in strays} - occupied):
+        shapes, box = _cell_outlines(reading, cell, seen.shape)
+        if box is None:
+            continue
+        found = _piece_in_cell(cell, shapes, box, seen, explained, log_ratio, colours, counts, profile)
+        if found is None:
+            continue
+        pieces.append(found)
+        counts[found.color_index] += 1
+        cv2.fillConvexPoly(explained, np.round(found.outline).astype(np.int32), 1)
+        added += 1
+    if added:
+        logger.info("%d piece(s) found apart from the city", added)
+    return dataclasses.replace(reading, pieces=pieces)
+
+
+def _stray_cell(reading: CityReading, center: tuple[float, float]) -> tuple[int, int]:
+    """The grid cell (col, row) on which a candidate seen at pixel ``center`` (x, y) stands:
+    its centre less the lean of a medium pyramid's silhouette on the nearest cell."""
+    to_grid = np.linalg.inv(reading.camera.P[:, [0, 1, 3]])  # the table plane's homography, inverted
+    nearest = np.round(apply_homography(to_grid, center)[0])
+    _, seen = silhouettes(reading.camera, nearest[None], 2, reading.pitch_mm)
+    base = reading.camera.project(np.append(nearest, 0.0)[None])
+    col, row = np.round(apply_homography(to_grid, np.asarray(center) - (seen - base))[0])
+    return int(col), int(row)
 
 
 def black_sizes_from_edges(reading: CityReading, known: int, edges: np.ndarray, profile: Profile) -> CityReading:
@@ -162,11 +217,7 @@ def add_unseen(reading: CityReading, differs: np.ndarray, strength: np.ndarray, 
     pieces = list(reading.pieces)
     if not pieces:
         return reading
-    h, w = differs.shape
-    explained = np.zeros((h, w), np.uint8)
-    for p in pieces:
-        cv2.fillConvexPoly(explained, np.round(p.outline).astype(np.int32), 1)
-    explained = cv2.dilate(explained, np.ones((5, 5), np.uint8))
+    explained = _explained(pieces, differs.shape)
     colours = _PhotoColours.of(blobs, reading.color_offset, plain, profile)
     counts = np.bincount([p.color_index for p in pieces], minlength=len(COLOR_ORDER))
     occupied = {(p.col, p.row) for p in pieces}
@@ -196,6 +247,15 @@ def add_unseen(reading: CityReading, differs: np.ndarray, strength: np.ndarray, 
         logger.info("%d piece(s) found on a second look at empty cells", added)
         pieces = _sizes_with_rules(pieces, len(reading.pieces), reading, profile)
     return dataclasses.replace(reading, pieces=pieces)
+
+
+def _explained(pieces: list[Reading], shape: tuple[int, int]) -> np.ndarray:
+    """uint8 (H, W) mask of ``shape``, 1 in and just round the outlines of the ``pieces``
+    read: what they explain of the photo."""
+    explained = np.zeros(shape, np.uint8)
+    for p in pieces:
+        cv2.fillConvexPoly(explained, np.round(p.outline).astype(np.int32), 1)
+    return cv2.dilate(explained, np.ones((5, 5), np.uint8))
 
 
 def _sizes_with_rules(pieces: list[Reading], known: int, reading: CityReading, profile: Profile) -> list[Reading]:

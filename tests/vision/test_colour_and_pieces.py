@@ -139,7 +139,7 @@ def test_find_blobs_separates_touching_pieces_by_colour_and_shape():
     tint(img, "red", 560, 400, 30)
     log_ratio, table = table_relative(np.clip(img, 0, 255).astype(np.uint8), PROFILE)
     strength = off_table(log_ratio, table_palette(log_ratio, PROFILE))
-    blobs, side, _ = find_blobs(log_ratio, strength, table, PROFILE)
+    blobs, side, _, _ = find_blobs(log_ratio, strength, table, PROFILE)
     assert len(blobs) == len(layout)
     for color, x, y, s in layout:
         centre = np.array([x + s / 2, y + s / 2])
@@ -281,7 +281,7 @@ def test_a_lamps_bluish_halo_on_warm_wood_is_not_a_blue_piece():
     img *= np.exp(cv2.GaussianBlur(halo, (0, 0), 2)[..., None] * np.array([0.09, 0.24, 0.45], np.float32))
     cv2.circle(img, (420, 220), 45, (255, 255, 255), -1)
     log_ratio, table = table_relative(np.clip(img, 0, 255).astype(np.uint8), PROFILE)
-    blobs, _, _ = find_blobs(log_ratio, off_table(log_ratio, table_palette(log_ratio, PROFILE)), table, PROFILE)
+    blobs, _, _, _ = find_blobs(log_ratio, off_table(log_ratio, table_palette(log_ratio, PROFILE)), table, PROFILE)
     assert sorted((COLOR_ORDER[b.color_index], round(b.center[0]), round(b.center[1])) for b in blobs) == \
         [("blue", 180, 220), ("blue", 230, 270), ("green", 180, 270), ("red", 230, 220), ("red", 280, 270),
          ("yellow", 280, 220)]
@@ -321,7 +321,7 @@ def test_grain_on_a_dark_table_raises_the_thresholds_and_the_pieces_still_stand_
     assert noise["grainy"] > noise["clean"]
     profile = _for_grain(PROFILE, noise["grainy"])
     assert profile.foreground_threshold > PROFILE.foreground_threshold
-    blobs, _, _ = find_blobs(log_ratio, off_table(log_ratio, table_palette(log_ratio, profile)), table, profile)
+    blobs, _, _, _ = find_blobs(log_ratio, off_table(log_ratio, table_palette(log_ratio, profile)), table, profile)
     assert sorted(COLOR_ORDER[b.color_index] for b in blobs) == ["red", "yellow"]
 
 
@@ -332,7 +332,7 @@ def test_on_a_dark_table_a_glowing_piece_stands_out_and_a_card_does_not():
     img[200:240, 200:240] = (70, 100, 140)  # the glowing blue piece
     img[150:300, 400:500] = (225, 222, 215)  # the card
     log_ratio, table = table_relative(np.clip(img, 0, 255).astype(np.uint8), PROFILE)
-    blobs, _, _ = find_blobs(log_ratio, off_table(log_ratio, table_palette(log_ratio, PROFILE)), table, PROFILE)
+    blobs, _, _, _ = find_blobs(log_ratio, off_table(log_ratio, table_palette(log_ratio, PROFILE)), table, PROFILE)
     assert [(COLOR_ORDER[b.color_index], round(b.center[0] / 10)) for b in blobs] == [("blue", 22)]
 
 
@@ -369,7 +369,7 @@ def test_pieces_keep_their_colours_under_a_glossy_tables_sheen():
         tint(piece, color, x, y, 34)
         img[y:y + 34, x:x + 34] = piece[y:y + 34, x:x + 34] * 1.6  # they catch the lamp's direct light
     log_ratio, table = table_relative(np.clip(img, 0, 255).astype(np.uint8), PROFILE)
-    blobs, _, _ = find_blobs(log_ratio, off_table(log_ratio, table_palette(log_ratio, PROFILE)), table, PROFILE)
+    blobs, _, _, _ = find_blobs(log_ratio, off_table(log_ratio, table_palette(log_ratio, PROFILE)), table, PROFILE)
     read = sorted((b.center[0] - 17, COLOR_ORDER[b.color_index]) for b in blobs)
     assert [color for _, color in read] == [color for color, _, _ in layout]
     assert np.abs(np.array([x for x, _ in read]) - [x for _, x, _ in layout]).max() < 8
@@ -429,7 +429,7 @@ def test_shadows_of_glowing_pieces_on_a_dark_table_are_not_pieces():
         img[200:232, x:x + 32] *= 1.8  # the glow
     img[380:470, 400:600] = (225, 222, 215)  # a rule card: the photo's white
     log_ratio, table = table_relative(np.clip(img, 0, 255).astype(np.uint8), PROFILE)
-    blobs, _, _ = find_blobs(log_ratio, off_table(log_ratio, table_palette(log_ratio, PROFILE)), table, PROFILE)
+    blobs, _, _, _ = find_blobs(log_ratio, off_table(log_ratio, table_palette(log_ratio, PROFILE)), table, PROFILE)
     read = sorted((b.center[0] - 16, COLOR_ORDER[b.color_index]) for b in blobs)
     assert [color for _, color in read] == [color for color, _ in layout]
     assert np.abs(np.array([x for x, _ in read]) - [x for _, x in layout]).max() < 3
@@ -449,7 +449,7 @@ def test_coloured_shadows_of_glowing_pieces_on_a_dark_table_are_not_black_pieces
     img[380:470, 400:600] = (225, 222, 215)  # a rule card: the photo's white
     log_ratio, table = table_relative(np.clip(img, 0, 255).astype(np.uint8), PROFILE)
     strength = off_table(log_ratio, table_palette(log_ratio, PROFILE))
-    blobs, _, _ = find_blobs(log_ratio, strength, table, PROFILE)
+    blobs, _, _, _ = find_blobs(log_ratio, strength, table, PROFILE)
     read = sorted((b.center[0] - 16, COLOR_ORDER[b.color_index]) for b in blobs)
     assert [color for _, color in read] == [color for color, _ in layout]
     assert np.abs(np.array([x for x, _ in read]) - [x for _, x in layout]).max() < 3
@@ -484,6 +484,6 @@ def test_the_print_on_a_rule_card_beside_the_city_is_not_pieces():
     img *= np.clip(1.6 - np.hypot(xs - 150, ys - 380) / 60, 1, None)[..., None].astype(np.float32)  # a hot spot
     tint(img, "red", 134, 364, 32)
     log_ratio, table = table_relative(np.clip(img, 0, 255).astype(np.uint8), PROFILE)
-    blobs, _, _ = find_blobs(log_ratio, off_table(log_ratio, table_palette(log_ratio, PROFILE)), table, PROFILE)
+    blobs, _, _, _ = find_blobs(log_ratio, off_table(log_ratio, table_palette(log_ratio, PROFILE)), table, PROFILE)
     read = sorted((round(b.center[0]), round(b.center[1]), COLOR_ORDER[b.color_index]) for b in blobs)
     assert read == [(56, 216, "red"), (116, 216, "green"), (150, 380, "red"), (176, 216, "yellow")]

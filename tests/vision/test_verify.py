@@ -298,3 +298,28 @@ def test_a_black_piece_whose_lit_face_matches_a_dim_table_is_sized_by_its_outlin
         (0, 0, "red", 3), (1, 0, "black", 3)]
     # on a white table a black piece hides nothing, and is not sized by its edges
     assert check_reading(reading, strength, log_ratio, blobs_of(reading), True, BRIGHT, PROFILE).pieces[1].size == 2
+
+
+def stray_blob(polygon, color: str) -> Blob:
+    """A candidate apart from the city: the pixels inside ``polygon`` ((K, 2) (x, y))."""
+    mask = np.zeros((SIZE[1], SIZE[0]), np.uint8)
+    cv2.fillConvexPoly(mask, np.round(polygon).astype(np.int32), 1)
+    ys, xs = np.nonzero(mask)
+    return Blob((float(xs.mean()), float(ys.mean())), np.stack([xs, ys], axis=1).astype(np.int32), looks(color),
+                np.zeros(3), COLOR_ORDER.index(color), 5.0, LEVEL)
+
+
+def test_a_piece_placed_apart_from_the_city_is_read_on_its_cell_and_a_thing_off_the_grid_is_not():
+    """A piece three cells from the others is not connected, a rule broken: it must be read,
+    on its cell, so that it can be flagged. A square the size of a piece lying between two
+    cells (a die, a coin) is not read."""
+    reading = straight_down_reading([(0, 0, "red", 3), (1, 0, "yellow", 2), (1, 1, "green", 1)])
+    apart = outline(reading.camera, np.array([4.0, 2.0]), 2, PITCH_MM)
+    between = outline(reading.camera, np.array([0.5, 3.5]), 2, PITCH_MM)
+    strength, log_ratio = scene(reading, hidden=[(4, 2, "blue", 2)], extra=[between])
+    strays = [stray_blob(apart, "blue"), stray_blob(between, "black")]
+    found = check_reading(reading, strength, log_ratio, blobs_of(reading), True, BRIGHT, PROFILE, strays)
+    added = {(p.col, p.row): (COLOR_ORDER[p.color_index], p.size) for p in found.pieces[3:]}
+    assert added == {(4, 2): ("blue", 2)}
+    without = check_reading(reading, strength, log_ratio, blobs_of(reading), True, BRIGHT, PROFILE)
+    assert len(without.pieces) == 3
