@@ -45,6 +45,7 @@ from .pieces import Blob
 logger = logging.getLogger(__name__)
 
 _STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
+_SECTOR_STEPS = ((0, -1), (1, 0), (0, 1), (-1, 0))  # the neighbour each of _CORNERS' sides faces
 _CORNERS = ((-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5))
 # the gradient of a table in a photo is never below that of a camera's least sensor noise
 # (Sobel magnitude of 0.5% noise in log units); a noise-free image must not make every edge strong
@@ -235,7 +236,8 @@ def add_unseen(reading: CityReading, differs: np.ndarray, strength: np.ndarray, 
             found = _print_piece_in_cell((col, row), shapes, box, explained, strength, log_ratio, colours, counts,
                                          profile)
         if found is None and edges is not None:
-            found = _edged_piece_in_cell(reading, (col, row), shapes, box, explained, edges, counts, profile)
+            found = _edged_piece_in_cell(reading, (col, row), shapes, box, explained, edges, counts,
+                                          {(p.col, p.row) for p in pieces}, profile)
         if found is None:
             continue
         pieces.append(found)
@@ -454,7 +456,7 @@ def _print_piece_in_cell(cell, shapes, box, explained, strength, log_ratio, colo
     return Reading(int(cell[0]), int(cell[1]), color, size, 0, 0.5, _centre(shape), shape)
 
 
-def _edged_piece_in_cell(reading: CityReading, cell, shapes, box, explained, edges, counts,
+def _edged_piece_in_cell(reading: CityReading, cell, shapes, box, explained, edges, counts, taken,
                          profile: Profile) -> Reading | None:
     """The black piece on ``cell`` (col, row) of a dim plain table that matches the table in
     colour and brightness (glossy black reflects the room, and can look just like a dark
@@ -468,7 +470,10 @@ def _edged_piece_in_cell(reading: CityReading, cell, shapes, box, explained, edg
     the mean of ``edges`` along one size's projected outline is at least
     ``edge_outline_ratio`` and ``edge_outline_contrast`` times that along any other size's
     (the true outline collects edges all round; the others cross faces or the table), with
-    every triangle at least half ``edge_ratio``. Its size is the one whose projected
+    every triangle at least half ``edge_ratio``, or all but one where a triangle reaching
+    ``edge_ratio`` faces a cell of ``taken`` (the cells (col, row) read so far) that is empty:
+    the shaded side of a piece lit from one side can show no edge at all, while edges that
+    face only the pieces round an empty cell are theirs. Its size is the one whose projected
     outline runs along the strongest edges. A tinted piece
     always shows its tint (:func:`_faint_piece_in_cell`), so this one is read as black, with
     confidence 0.5, flagged for the player to check. ``shapes`` and ``box``: from
@@ -493,9 +498,9 @@ def _edged_piece_in_cell(reading: CityReading, cell, shapes, box, explained, edg
         part = inner & (sector > 0)
         sectors.append(float(window[part].mean()) if part.sum() > 5 else 0.0)
     weakest, second = sorted(sectors)[:2]
-    if weakest < profile.edge_ratio / 2:
-        return None
     size, outlined = _outlined_size(shapes, box, edges, profile)
-    if second < profile.edge_ratio and not outlined:
+    facing_open = [a for a, (dc, dr) in zip(sectors, _SECTOR_STEPS) if (cell[0] + dc, cell[1] + dr) not in taken]
+    shaded_side = outlined and max(facing_open, default=0.0) >= profile.edge_ratio
+    if (second if shaded_side else weakest) < profile.edge_ratio / 2 or second < profile.edge_ratio and not outlined:
         return None
     return Reading(int(cell[0]), int(cell[1]), BLACK, size, 0, 0.5, _centre(shapes[size - 1]), shapes[size - 1])

@@ -213,10 +213,10 @@ def flagged_additions(found, known):
             for p in found.pieces[known:]]
 
 
-def edged_scene(reading, cell, size, sides=4, ridges=True, faint=0.0):
+def edged_scene(reading, cell, size, sides=4, ridges=True, faint=0.0, strong=0.08):
     """A reading's scene, with sensor noise, plus a black pyramid on ``cell`` that matches
-    the table inside but shows ``sides`` of its outline's edges, the others ``faint``
-    (a step in log brightness) and, if ``ridges``, the ridges to its apex."""
+    the table inside but shows ``sides`` of its outline's edges (a step of ``strong`` in log
+    brightness), the others ``faint`` and, if ``ridges``, the ridges to its apex."""
     rng = np.random.default_rng(9)
     strength, log_ratio = scene(reading, hidden=[])
     log_ratio += rng.normal(0, 0.01, log_ratio.shape).astype(np.float32)
@@ -231,7 +231,7 @@ def edged_scene(reading, cell, size, sides=4, ridges=True, faint=0.0):
     if ridges:
         for corner in corners:
             cv2.line(lines, tuple(map(int, corner)), tuple(map(int, apex)), 1, 1)
-    log_ratio[lines > 0] -= 0.08  # under the faint test's contrast, even summed over the outline
+    log_ratio[lines > 0] -= strong  # under the faint test's contrast, even summed over the outline
     log_ratio[(faint_lines > 0) & (lines == 0)] -= faint
     return np.abs(log_ratio).max(axis=2), log_ratio
 
@@ -264,6 +264,20 @@ def test_a_large_black_piece_lit_from_one_side_is_found_by_its_outline():
     strength, log_ratio = edged_scene(reading, (2, 0), 3, sides=2, ridges=False, faint=0.05)
     found = check_reading(reading, strength, log_ratio, blobs_of(reading), True, DIM, PROFILE)
     assert flagged_additions(found, 2) == [(2, 0, "black", 3, True)]
+
+
+def test_a_black_piece_with_a_side_in_shade_is_found_where_its_edges_face_open_table():
+    """A large black pyramid lit from one side can show no edge at all on its shaded side;
+    its outline runs along edges on the others, which face open table. The same edges round
+    an empty cell in the middle of the city, facing the pieces there, are theirs."""
+    reading = straight_down_reading([(0, 0, "red", 2), (1, 0, "yellow", 1)])
+    strength, log_ratio = edged_scene(reading, (2, 0), 3, sides=3, ridges=False, strong=0.12)
+    found = check_reading(reading, strength, log_ratio, blobs_of(reading), True, DIM, PROFILE)
+    assert flagged_additions(found, 2) == [(2, 0, "black", 3, True)]
+    around = straight_down_reading([(0, 0, "red", 2), (1, 0, "yellow", 1), (2, -1, "green", 1), (3, 0, "blue", 1),
+                                    (2, 1, "red", 1)])
+    strength, log_ratio = edged_scene(around, (2, 0), 3, sides=3, ridges=False, strong=0.12)
+    assert len(check_reading(around, strength, log_ratio, blobs_of(around), True, DIM, PROFILE).pieces) == 5
 
 
 @pytest.mark.parametrize("sides", [1, 2])
