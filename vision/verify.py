@@ -61,8 +61,8 @@ def check_reading(reading: CityReading, strength: np.ndarray, log_ratio: np.ndar
     """``reading`` without the readings whose outline is mostly table, then with the pieces
     found on a second look at the empty cells beside it, and the ``strays`` (candidates
     apart from the city) that stand on the grid as a piece would (:func:`add_strays`).
-    ``strength``: float32 (H, W) from :func:`vision.colour.off_table`; ``log_ratio``: float32 (H, W, 3); ``blobs``: the
-    candidates the reading was made of; ``plain``: whether the table has no pattern (only
+    ``strength``: float32 (H, W) from :func:`vision.colour.off_table`; ``log_ratio``:
+    float32 (H, W, 3); ``blobs``: the candidates the reading was made of; ``plain``: whether the table has no pattern (only
     then are faint pieces looked for: on a pattern, a faint difference is the pattern; there,
     pieces that stand out a little from the print all over are);
     ``table_level``: the table's mean 8-bit brightness (only on a plain table no brighter
@@ -97,7 +97,8 @@ def add_strays(reading: CityReading, strays: list[Blob], log_ratio: np.ndarray, 
     counts = np.bincount([p.color_index for p in pieces], minlength=len(COLOR_ORDER))
     occupied = {(p.col, p.row) for p in pieces}
     added = 0
-    for cell in sorted({_stray_cell(reading, b.center) for b in strays} - occupied):
+    to_grid = np.linalg.inv(reading.camera.P[:, [0, 1, 3]])  # the table plane's homography, inverted
+    for cell in sorted({_stray_cell(reading, to_grid, b.center) for b in strays} - occupied):
         shapes, box = _cell_outlines(reading, cell, seen.shape)
         if box is None:
             continue
@@ -113,10 +114,10 @@ def add_strays(reading: CityReading, strays: list[Blob], log_ratio: np.ndarray, 
     return dataclasses.replace(reading, pieces=pieces)
 
 
-def _stray_cell(reading: CityReading, center: tuple[float, float]) -> tuple[int, int]:
+def _stray_cell(reading: CityReading, to_grid: np.ndarray, center: tuple[float, float]) -> tuple[int, int]:
     """The grid cell (col, row) on which a candidate seen at pixel ``center`` (x, y) stands:
-    its centre less the lean of a medium pyramid's silhouette on the nearest cell."""
-    to_grid = np.linalg.inv(reading.camera.P[:, [0, 1, 3]])  # the table plane's homography, inverted
+    its centre less the lean of a medium pyramid's silhouette on the nearest cell.
+    ``to_grid``: (3, 3) image (x, y, 1) -> table (col, row, 1) homography."""
     nearest = np.round(apply_homography(to_grid, center)[0])
     _, seen = silhouettes(reading.camera, nearest[None], 2, reading.pitch_mm)
     base = reading.camera.project(np.append(nearest, 0.0)[None])
@@ -498,6 +499,8 @@ def _edged_piece_in_cell(reading: CityReading, cell, shapes, box, explained, edg
         part = inner & (sector > 0)
         sectors.append(float(window[part].mean()) if part.sum() > 5 else 0.0)
     weakest, second = sorted(sectors)[:2]
+    if second < profile.edge_ratio / 2:  # two sides without edges: no outline makes up for that
+        return None
     size, outlined = _outlined_size(shapes, box, edges, profile)
     facing_open = [a for a, (dc, dr) in zip(sectors, _SECTOR_STEPS) if (cell[0] + dc, cell[1] + dr) not in taken]
     shaded_side = outlined and max(facing_open, default=0.0) >= profile.edge_ratio
