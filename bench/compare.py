@@ -16,17 +16,49 @@ def _cells(pieces) -> dict[tuple[int, int], list[dict]]:
 def compare(truth: list[dict], found: list[dict]) -> Counter:
     """Errors of ``found`` against ``truth`` (lists of city pieces), at the shift of ``found``
     that puts the most pieces on the right cells. Returns a Counter over ERROR_KINDS."""
+    return _aligned(truth, found)[0]
+
+
+def marks(truth: list[dict], found: list[dict], below: float) -> Counter:
+    """How the marks for the player to check (found pieces of confidence under ``below``)
+    fall, at the shift of :func:`compare`: ``wrong`` found pieces (a wrong colour or size,
+    a phantom, or in a cell whose stack is misread) and how many of them are ``wrong_marked``
+    (of a misread stack, one mark in the cell counts), ``right`` pieces and ``right_marked``,
+    and ``unmarkable``, pieces missed from an empty cell (nothing there to mark)."""
+    true_cells, shifted = _cells(truth), _aligned(truth, found)[1]
+    out = Counter()
+    for cell, pieces in shifted.items():
+        expected = true_cells.get(cell, [])
+        if len(expected) == len(pieces):
+            for a, b in zip(expected, pieces):
+                kind = "right" if (a["color"], a["size"]) == (b["color"], b["size"]) else "wrong"
+                out[kind] += 1
+                out[kind + "_marked"] += b["confidence"] < below
+        elif len(expected) in (1, 2) and len(pieces) in (1, 2):
+            out["wrong"] += 1
+            out["wrong_marked"] += any(b["confidence"] < below for b in pieces)
+        else:
+            out["wrong"] += max(len(pieces) - len(expected), 0)
+            out["wrong_marked"] += sum(b["confidence"] < below for b in pieces[len(expected):])
+    out["unmarkable"] += sum(len(pieces) for cell, pieces in true_cells.items() if cell not in shifted)
+    return out
+
+
+def _aligned(truth: list[dict], found: list[dict]) -> tuple[Counter, dict[tuple[int, int], list[dict]]]:
+    """The errors of ``found`` at its best shift (see :func:`compare`) and its pieces by
+    cell (row, col) at that shift."""
     true_cells = _cells(truth)
     # each distinct shift once, in the order first met (ties keep the first shift)
     shifts = dict.fromkeys((tr - p["row"], tc - p["col"]) for tr, tc in true_cells for p in found)
-    best = None
+    best, best_cells = None, {}
     for dr, dc in shifts:
-        errors = _errors(true_cells, _cells([dict(q, row=q["row"] + dr, col=q["col"] + dc) for q in found]))
+        cells = _cells([dict(q, row=q["row"] + dr, col=q["col"] + dc) for q in found])
+        errors = _errors(true_cells, cells)
         if best is None or sum(errors.values()) < sum(best.values()):
-            best = errors
+            best, best_cells = errors, cells
     if best is None:
         best = Counter(missed=len(truth), phantom=len(found))
-    return best
+    return best, best_cells
 
 
 def _errors(truth, found) -> Counter:

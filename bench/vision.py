@@ -6,7 +6,9 @@ errors by kind, seconds per photo end to end (decode + analyze) on one core with
 p95, the same files' bare full-size ``cv2.imdecode`` time (the fastest of three decodes of
 each file: one decode's median swung between 0.031 and 0.051 s from run to run on the same
 files), and peak memory; photos read exactly and errors per piece by each condition the
-generator varies (table, lamp elevation, camera tilt, the phone's shadow).
+generator varies (table, lamp elevation, camera tilt, the phone's shadow); and how the marks
+the player is asked to check (pieces under the profile's ``max_uncertain_confidence``) fall
+on wrong and right pieces.
 Run: ``python -m bench.vision [--seed S] [--count N] [--profile P]``; writes
 ``bench/results/vision.json``.
 """
@@ -25,7 +27,7 @@ import numpy as np
 import vision
 from calibration import load_profile
 
-from .compare import ERROR_KINDS, compare
+from .compare import ERROR_KINDS, compare, marks
 
 ROOT = Path(__file__).parent
 RESULTS = ROOT / "results" / "vision.json"
@@ -52,7 +54,7 @@ def main() -> None:
     profile = load_profile(args.profile)
     directory = ensure_set(args.seed, args.count) if args.directory is None else args.directory
     photos = sorted(directory.glob("scene_*.jpg"))[:args.count]
-    totals, exact, seconds, decode, pieces, outcomes = Counter(), 0, [], [], 0, []
+    totals, exact, seconds, decode, pieces, outcomes, marked = Counter(), 0, [], [], 0, [], Counter()
     set_seed = None
     for k, photo in enumerate(photos):
         truth = json.loads(photo.with_suffix(".json").read_text())
@@ -68,6 +70,7 @@ def main() -> None:
         seconds.append(time.perf_counter() - start)
         errors = compare(truth["city"]["pieces"], found)
         totals += errors
+        marked += _checkable(marks(truth["city"]["pieces"], found, profile.max_uncertain_confidence), not errors)
         pieces += len(truth["city"]["pieces"])
         ok = not errors
         exact += ok
@@ -84,6 +87,7 @@ def main() -> None:
         "piece_error_rate": round(sum(totals.values()) / max(pieces, 1), 5),
         "exact_by_table": {table: group["exact"] for table, group in groups["table"].items()},
         "by_condition": groups,
+        "marks": _marks_summary(marked, len(photos), profile.max_uncertain_confidence),
         "seconds_median": round(float(np.median(seconds)), 3),
         "seconds_p95": round(float(np.percentile(seconds, 95)), 3),
         "decode_seconds_median": round(float(np.median(decode)), 3),
@@ -122,6 +126,28 @@ def by_condition(outcomes: list[tuple[dict[str, str], bool, int, int]]) -> dict:
     return {name: {value: {"exact": f"{a}/{n}", "errors_per_piece": round(e / max(p, 1), 4)}
                    for value, (a, n, e, p) in sorted(values.items())}
             for name, values in groups.items()}
+
+
+def _checkable(counts: Counter, exact: bool) -> Counter:
+    """One photo's :func:`compare.marks` counts, plus ``photos_not_exact`` and
+    ``photos_checkable``: a photo not read exactly whose every wrong piece is marked and
+    which misses no piece from an empty cell, so that checking the marks finds every error."""
+    counts = Counter(counts)
+    if not exact:
+        counts["photos_not_exact"] += 1
+        counts["photos_checkable"] += counts["wrong_marked"] == counts["wrong"] and not counts["unmarkable"]
+    return counts
+
+
+def _marks_summary(marked: Counter, photos: int, below: float) -> dict:
+    """The marks for the player to check over the set (see :func:`compare.marks`)."""
+    return {
+        "below_confidence": below,
+        "wrong_pieces_marked": f"{marked['wrong_marked']}/{marked['wrong']}",
+        "right_pieces_marked": f"{marked['right_marked']}/{marked['right']}",
+        "marks_per_photo": round((marked["wrong_marked"] + marked["right_marked"]) / max(photos, 1), 2),
+        "photos_whose_errors_are_all_marked": f"{marked['photos_checkable']}/{marked['photos_not_exact']}",
+    }
 
 
 def _bare_decode_seconds(data: bytes, repeats: int = 3) -> float:

@@ -169,6 +169,7 @@ class Profile:
     shading_min_spread: float
     shading_slope_range: tuple[float, float]
     max_uncertain_confidence: float
+    confident_overlap: float
     blue_black_gap: float
     blue_black_separation: float
     stack_min_cover: float

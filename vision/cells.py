@@ -247,7 +247,9 @@ def _assemble(blobs, by_cell, fits, camera, pitch_mm, colors, costs, color_conf,
     beyond it), the second is a piece on top only where the model of a stack puts each
     (:func:`stacks.split_stack`, which also says which is on top and its size); else the
     first is the piece's colour. A reading's confidence is that of its colour (its
-    candidates' best) times that of its size. ``by_cell``: the candidates' indices by cell;
+    candidates' best), times that of its size for a piece on top; a piece on the table's size,
+    and so its confidence, is settled with the rules (:func:`_apply_priors`). ``by_cell``: the
+    candidates' indices by cell;
     ``fits``: each cell's outline fit (:func:`_outline_fit`) at ``pitch_mm``."""
     readings = []
     for (col, row), members in sorted(by_cell.items()):
@@ -277,8 +279,9 @@ def _assemble(blobs, by_cell, fits, camera, pitch_mm, colors, costs, color_conf,
             center = tuple(float(v) for v in pixels.mean(axis=0))
             shape = outline(camera, np.array([col, row], np.float64), size, pitch_mm,
                             0.0 if lift is None else float(lift[0]))
-            tolerance = profile.size_tolerance if level else profile.outline_tolerance
-            conf = float(np.max(color_conf[idx]) * size_confidence(scores, np.array([size - 1]), tolerance)[0])
+            conf = float(np.max(color_conf[idx]))
+            if level:
+                conf *= float(size_confidence(scores, np.array([size - 1]), profile.size_tolerance)[0])
             cost = areas[idx] @ costs[idx] / areas[idx].sum()
             readings.append((Reading(col, row, color, size, level, conf, center, shape), scores[0], cost))
     return readings
@@ -310,19 +313,28 @@ def _outline_fit(camera: Camera, cell: tuple[int, int], pixels: np.ndarray,
 
 def _apply_priors(readings, camera: Camera, pitch_mm: float, profile: Profile) -> list[Reading]:
     """Sizes of the pieces on the table re-read together with the rules (see
-    :func:`classify.likely_sizes`); the pieces on top of stacks keep theirs."""
+    :func:`classify.likely_sizes`); the pieces on top of stacks keep theirs. A piece on the
+    table is then as confident as its colour (its reading's confidence) times its size: how
+    much better the size read fits what is seen than the other sizes do
+    (:func:`classify.size_confidence`), and no more than its outline's overlap with what is
+    seen over ``profile.confident_overlap``. So a piece sized by the rules against what is
+    seen, or whose outline fits what is seen poorly (a piece with part of it lost, or with
+    its shadow), is flagged for the player to check."""
     out = [r for r, _, _ in readings]
     idx = [k for k, r in enumerate(out) if r.level == 0]
-    if len(idx) < 2:
-        return out
-    sizes = likely_sizes(np.array([readings[k][1] for k in idx]), np.array([out[k].color_index for k in idx]),
-                         np.array([[out[k].col, out[k].row] for k in idx]), profile.outline_tolerance,
-                         profile.same_size_cost, PER_KIND, profile.surplus_cost)[0] + 1
+    sizes = [out[k].size for k in idx]
+    if len(idx) >= 2:
+        sizes = likely_sizes(np.array([readings[k][1] for k in idx]), np.array([out[k].color_index for k in idx]),
+                             np.array([[out[k].col, out[k].row] for k in idx]), profile.outline_tolerance,
+                             profile.same_size_cost, PER_KIND, profile.surplus_cost)[0] + 1
     for k, size in zip(idx, sizes):
-        r = out[k]
-        if size != r.size:
-            shape = outline(camera, np.array([r.col, r.row], np.float64), int(size), pitch_mm)
-            out[k] = dataclasses.replace(r, size=int(size), outline=shape)
+        r, mismatch = out[k], readings[k][1]
+        overlap = float(np.exp(-mismatch[size - 1]))
+        conf = r.confidence * float(size_confidence(mismatch[None], np.array([size - 1]), profile.outline_tolerance)[0])
+        conf *= min(1.0, overlap / profile.confident_overlap)
+        shape = r.outline if size == r.size else outline(camera, np.array([r.col, r.row], np.float64), int(size),
+                                                          pitch_mm)
+        out[k] = dataclasses.replace(r, size=int(size), outline=shape, confidence=conf)
     return out
 
 

@@ -210,3 +210,35 @@ def test_a_stack_is_read_where_the_lower_piece_shows_on_three_sides_only():
     middle = sorted((p for p in reading.pieces if np.hypot(p.center[0] - 320, p.center[1] - 240) < 10),
                     key=lambda p: p.level)
     assert [(COLOR_ORDER[p.color_index], p.size, p.level) for p in middle] == [("red", 3, 0), ("blue", 2, 1)]
+
+
+
+def _settled(mismatches):
+    """The pieces on the table, in a row on a 60-pixel grid, after :func:`cells._apply_priors`,
+    from their (3,) outline mismatches (minus the log of each size's overlap with what is
+    seen), each read medium at first, each colour 95% sure."""
+    from vision.camera import Camera
+    from vision.cells import Reading, _apply_priors
+
+    camera = Camera(np.array([[60.0, 0, 0, 100], [0, 60.0, 0, 100], [0, 0, 0, 1]]), np.array([0.0, 0.0, 10.0]))
+    readings = [(Reading(col, 0, col, 2, 0, 0.95, (100.0 + 60 * col, 100.0), np.zeros((4, 2))), np.array(m), np.zeros(5))
+                for col, m in enumerate(mismatches)]
+    return _apply_priors(readings, camera, 30.0, PROFILE)
+
+
+def test_a_piece_whose_outline_holds_little_of_what_is_seen_is_marked_for_checking():
+    """The left piece is surely a large one, but even a large piece's outline overlaps what is
+    seen by only 0.41 (its tinted shadow labelled with it, say): the player is asked to check
+    it. Its neighbour's outline overlaps by 0.86 and it is not marked."""
+    left, right = _settled([[1.5, 1.1, 0.9], [1.0, 0.15, 0.9]])
+    assert (left.size, right.size) == (3, 2)
+    assert left.confidence < PROFILE.max_uncertain_confidence < right.confidence
+
+
+def test_a_piece_sized_by_the_rules_against_what_is_seen_is_marked_for_checking():
+    """Two pieces side by side: the right one clearly medium, the left one a little more like
+    a medium than a large. Two mediums side by side break a rule, so the left one is read
+    large, and as sure as what is seen makes a large: not enough to leave it unmarked."""
+    left, right = _settled([[1.0, 0.30, 0.33], [1.0, 0.15, 0.9]])
+    assert (left.size, right.size) == (3, 2)
+    assert left.confidence < PROFILE.max_uncertain_confidence < right.confidence
