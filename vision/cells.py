@@ -248,8 +248,10 @@ def _assemble(blobs, by_cell, fits, camera, pitch_mm, colors, costs, color_conf,
     (:func:`stacks.split_stack`, which also says which is on top and its size); else the
     first is the piece's colour. A reading's confidence is that of its colour (its
     candidates' best), times that of its size for a piece on top; a piece on the table's size,
-    and so its confidence, is settled with the rules (:func:`_apply_priors`). ``by_cell``: the
-    candidates' indices by cell;
+    and so its confidence, is settled with the rules (:func:`_apply_priors`). A piece read
+    alone in a cell where a second colour shows inside its outline is as sure as its colour's
+    share of what is seen there: it may be a stack the model did not take, or the second
+    colour its own. ``by_cell``: the candidates' indices by cell;
     ``fits``: each cell's outline fit (:func:`_outline_fit`) at ``pitch_mm``."""
     readings = []
     for (col, row), members in sorted(by_cell.items()):
@@ -265,6 +267,9 @@ def _assemble(blobs, by_cell, fits, camera, pitch_mm, colors, costs, color_conf,
         split = None if len(ranked) < 2 else split_stack(
             camera, (col, row), lower_size, pitch_mm,
             tuple(np.vstack([blobs[i].pixels for i in idx]) for _, idx in ranked), profile)
+        colour_share = 1.0  # of what is seen inside the outline, the share of the piece's colour
+        if split is None and len(ranked) > 1 and sum(seen_inside.values()):
+            colour_share = sum(seen_inside[i] for i in ranked[0][1]) / sum(seen_inside.values())
         ranked = ranked[:1] if split is None else [ranked[split.lower], ranked[1 - split.lower]]
         for level, (color, idx) in enumerate(ranked):
             lift = None
@@ -279,7 +284,7 @@ def _assemble(blobs, by_cell, fits, camera, pitch_mm, colors, costs, color_conf,
             center = tuple(float(v) for v in pixels.mean(axis=0))
             shape = outline(camera, np.array([col, row], np.float64), size, pitch_mm,
                             0.0 if lift is None else float(lift[0]))
-            conf = float(np.max(color_conf[idx]))
+            conf = float(np.max(color_conf[idx])) * colour_share
             if level:
                 conf *= float(size_confidence(scores, np.array([size - 1]), profile.size_tolerance)[0])
             cost = areas[idx] @ costs[idx] / areas[idx].sum()

@@ -242,3 +242,19 @@ def test_a_piece_sized_by_the_rules_against_what_is_seen_is_marked_for_checking(
     left, right = _settled([[1.0, 0.30, 0.33], [1.0, 0.15, 0.9]])
     assert (left.size, right.size) == (3, 2)
     assert left.confidence < PROFILE.max_uncertain_confidence < right.confidence
+
+
+def test_a_piece_with_a_second_colour_inside_its_outline_is_marked_for_checking():
+    """A large piece, red on its right, blue on its left: not a stack (the blue is not
+    where a piece on top would be), and read red, the colour of more of it; but a blue
+    piece may be there too, and the player is asked to check. A red piece seen all red is
+    not marked."""
+    colors = ["yellow", "green", "black", "yellow"]
+    blobs = [square_blob(320 + dx, 240 + dy, 30, c) for (dx, dy), c in zip(((64, 0), (-64, 0), (0, 64), (0, -64)), colors)]
+    whole = square_blob(320, 240, 50, "red").pixels
+    left = whole[:, 0] < 320 - 25 + 22
+    blobs += [blob_of(whole[~left], "red"), blob_of(whole[left], "blue"), square_blob(448, 240, 50, "red")]
+    reading = read_pieces(blobs, (640, 480), 64.0, False, PROFILE)
+    red = sorted((p for p in reading.pieces if COLOR_ORDER[p.color_index] == "red"), key=lambda p: p.center[0])
+    assert [(p.size, p.level, p.confidence < PROFILE.max_uncertain_confidence) for p in red] == [(3, 0, True), (3, 0, False)]
+    assert len(reading.pieces) == 6
