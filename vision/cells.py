@@ -29,6 +29,7 @@ MAX_PIECES = 5 * 3 * PER_KIND  # a whole set: five colours, three sizes
 _COARSER = 1.5  # a lattice fitted again after one with too many cells is at least this much coarser
 _OUTLINE_PITCH_SPAN_MM = 3.0  # the outlines choose among the pitches this near the areas' choice
 _STRAY_CELLS = 6  # cells a reading may hold beyond a whole set's pieces: stray things (a card's print, glare)
+_SCALE_DEPENDENT_CONFIDENCE = 0.5  # at most, for a piece whose size hangs on the scale (as a second look's)
 
 
 @dataclass(frozen=True)
@@ -141,10 +142,10 @@ def _read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: f
     for i, cell in enumerate(fit.cells):
         by_cell.setdefault((int(cell[0]), int(cell[1])), []).append(i)
     near = pitches[np.abs(pitches - pitch_mm) <= _OUTLINE_PITCH_SPAN_MM]
-    pitch_mm, fits = _best_fitting_pitch(camera, by_cell, blobs, colors, near, profile)
+    pitch_mm, fits, scale_dependent = _best_fitting_pitch(camera, by_cell, blobs, colors, near, profile)
     readings = _assemble(blobs, by_cell, fits, camera, pitch_mm, colors, costs, color_conf, areas, profile)
-    pieces = _within_supply(_apply_priors(readings, camera, pitch_mm, profile), [c for _, _, c in readings], outlier,
-                            profile)
+    pieces = _within_supply(_apply_priors(readings, camera, pitch_mm, profile, scale_dependent),
+                            [c for _, _, c in readings], outlier, profile)
     return CityReading(fit, camera, grid_pitch_mm, pitch_mm, pieces, offset)
 
 
@@ -225,16 +226,21 @@ def _best_fitting_pitch(camera: Camera, by_cell: dict, blobs: list[Blob], colors
     """Of ``pitches`` (the areas' choice and those near it), the one at which the pieces'
     outlines fit what is seen in their cells best (:func:`_outline_fit`), the rules read as
     soft priors (:func:`classify.likely_sizes`; a cell's colour is its largest candidate's):
-    areas alone are thrown by lost faces and shadows, outlines less. Returns the pitch and,
-    per cell of ``by_cell`` (cell -> candidate indices), its outline fit at that pitch."""
+    areas alone are thrown by lost faces and shadows, outlines less. Returns the pitch; per
+    cell of ``by_cell`` (cell -> candidate indices), its outline fit at that pitch; and the
+    cells whose size depends on the scale: read otherwise at a pitch whose reading costs no
+    more than one broken rule (``profile.same_size_cost``) above the best's."""
     cells = sorted(by_cell)
     fits = [_outline_fit(camera, cell, np.vstack([blobs[i].pixels for i in by_cell[cell]]), pitches)
             for cell in cells]
     cell_colors = np.array([colors[max(by_cell[cell], key=lambda i: blobs[i].area)] for cell in cells])
-    _, cost = likely_sizes(np.stack([mismatch for mismatch, _ in fits], axis=1), cell_colors, np.array(cells),
-                           profile.outline_tolerance, profile.same_size_cost, PER_KIND, profile.surplus_cost)
+    sizes, cost = likely_sizes(np.stack([mismatch for mismatch, _ in fits], axis=1), cell_colors, np.array(cells),
+                               profile.outline_tolerance, profile.same_size_cost, PER_KIND, profile.surplus_cost)
     best = int(np.argmin(cost))
-    return float(pitches[best]), {cell: (mismatch[best], inside[best]) for cell, (mismatch, inside) in zip(cells, fits)}
+    nearly = sizes[cost <= cost[best] + profile.same_size_cost]
+    scale_dependent = {cell for cell, differs in zip(cells, (nearly != sizes[best]).any(axis=0)) if differs}
+    return (float(pitches[best]), {cell: (mismatch[best], inside[best]) for cell, (mismatch, inside) in zip(cells, fits)},
+            scale_dependent)
 
 
 def _assemble(blobs, by_cell, fits, camera, pitch_mm, colors, costs, color_conf, areas,
@@ -316,15 +322,18 @@ def _outline_fit(camera: Camera, cell: tuple[int, int], pixels: np.ndarray,
     return mismatch, inside
 
 
-def _apply_priors(readings, camera: Camera, pitch_mm: float, profile: Profile) -> list[Reading]:
+def _apply_priors(readings, camera: Camera, pitch_mm: float, profile: Profile,
+                  scale_dependent: set[tuple[int, int]] = frozenset()) -> list[Reading]:
     """Sizes of the pieces on the table re-read together with the rules (see
     :func:`classify.likely_sizes`); the pieces on top of stacks keep theirs. A piece on the
     table is then as confident as its colour (its reading's confidence) times its size: how
     much better the size read fits what is seen than the other sizes do
     (:func:`classify.size_confidence`), and no more than its outline's overlap with what is
-    seen over ``profile.confident_overlap``. So a piece sized by the rules against what is
-    seen, or whose outline fits what is seen poorly (a piece with part of it lost, or with
-    its shadow), is flagged for the player to check."""
+    seen over ``profile.confident_overlap``; on a cell of ``scale_dependent`` (col, row), whose
+    size another nearly as likely scale reads otherwise, no more than
+    ``_SCALE_DEPENDENT_CONFIDENCE``. So a piece sized by the rules against what is seen, or
+    whose outline fits what is seen poorly (a piece with part of it lost, or with its
+    shadow), or whose size hangs on the scale, is flagged for the player to check."""
     out = [r for r, _, _ in readings]
     idx = [k for k, r in enumerate(out) if r.level == 0]
     sizes = [out[k].size for k in idx]
@@ -337,6 +346,8 @@ def _apply_priors(readings, camera: Camera, pitch_mm: float, profile: Profile) -
         overlap = float(np.exp(-mismatch[size - 1]))
         conf = r.confidence * float(size_confidence(mismatch[None], np.array([size - 1]), profile.outline_tolerance)[0])
         conf *= min(1.0, overlap / profile.confident_overlap)
+        if (r.col, r.row) in scale_dependent:
+            conf = min(conf, _SCALE_DEPENDENT_CONFIDENCE)
         shape = r.outline if size == r.size else outline(camera, np.array([r.col, r.row], np.float64), int(size),
                                                           pitch_mm)
         out[k] = dataclasses.replace(r, size=int(size), outline=shape, confidence=conf)

@@ -258,3 +258,23 @@ def test_a_piece_with_a_second_colour_inside_its_outline_is_marked_for_checking(
     red = sorted((p for p in reading.pieces if COLOR_ORDER[p.color_index] == "red"), key=lambda p: p.center[0])
     assert [(p.size, p.level, p.confidence < PROFILE.max_uncertain_confidence) for p in red] == [(3, 0, True), (3, 0, False)]
     assert len(reading.pieces) == 6
+
+
+def test_a_piece_whose_size_hangs_on_the_scale_is_marked_for_checking():
+    """Round a black piece, four large ones, and small and medium ones at the corners that
+    set the scale. Seen 35 pixels wide, the black piece is a medium at the best pitch and a
+    small at one nearly as likely: the player is asked to check it. Seen 38 pixels wide it is
+    a medium at every likely pitch, and is not marked."""
+    def black_piece(side):
+        blobs = [square_blob(320 + dx, 240 + dy, s, c)
+                 for (dx, dy), s, c in [((-64, -64), 29, "red"), ((64, -64), 40, "red"), ((-64, 64), 40, "green"),
+                                        ((64, 64), 29, "green"), ((0, -64), 51, "blue"), ((0, 64), 51, "blue"),
+                                        ((-64, 0), 51, "yellow"), ((64, 0), 51, "yellow")]]
+        blobs.append(square_blob(320, 240, side, "black"))
+        reading = read_pieces(blobs, (640, 480), 64.0, False, PROFILE)
+        assert [p.size for p in reading.pieces if COLOR_ORDER[p.color_index] == "blue"] == [3, 3]
+        return next(p for p in reading.pieces if COLOR_ORDER[p.color_index] == "black")
+
+    unsure, sure = black_piece(35), black_piece(38)
+    assert (unsure.size, sure.size) == (2, 2)
+    assert unsure.confidence < PROFILE.max_uncertain_confidence < sure.confidence
