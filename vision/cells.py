@@ -273,9 +273,9 @@ def _assemble(blobs, by_cell, fits, camera, pitch_mm, colors, costs, color_conf,
         split = None if len(ranked) < 2 else split_stack(
             camera, (col, row), lower_size, pitch_mm,
             tuple(np.vstack([blobs[i].pixels for i in idx]) for _, idx in ranked), profile)
-        colour_share = 1.0  # of what is seen inside the outline, the share of the piece's colour
-        if split is None and len(ranked) > 1 and sum(seen_inside.values()):
-            colour_share = sum(seen_inside[i] for i in ranked[0][1]) / sum(seen_inside.values())
+        colour_share, seen_in_outline = 1.0, sum(seen_inside.values())
+        if split is None and len(ranked) > 1 and seen_in_outline:  # the piece's colour's share of it
+            colour_share = sum(seen_inside[i] for i in ranked[0][1]) / seen_in_outline
         ranked = ranked[:1] if split is None else [ranked[split.lower], ranked[1 - split.lower]]
         for level, (color, idx) in enumerate(ranked):
             lift = None
@@ -323,7 +323,7 @@ def _outline_fit(camera: Camera, cell: tuple[int, int], pixels: np.ndarray,
 
 
 def _apply_priors(readings, camera: Camera, pitch_mm: float, profile: Profile,
-                  scale_dependent: set[tuple[int, int]] = frozenset()) -> list[Reading]:
+                  scale_dependent: set[tuple[int, int]]) -> list[Reading]:
     """Sizes of the pieces on the table re-read together with the rules (see
     :func:`classify.likely_sizes`); the pieces on top of stacks keep theirs. A piece on the
     table is then as confident as its colour (its reading's confidence) times its size: how

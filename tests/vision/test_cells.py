@@ -223,7 +223,7 @@ def _settled(mismatches):
     camera = Camera(np.array([[60.0, 0, 0, 100], [0, 60.0, 0, 100], [0, 0, 0, 1]]), np.array([0.0, 0.0, 10.0]))
     readings = [(Reading(col, 0, col, 2, 0, 0.95, (100.0 + 60 * col, 100.0), np.zeros((4, 2))), np.array(m), np.zeros(5))
                 for col, m in enumerate(mismatches)]
-    return _apply_priors(readings, camera, 30.0, PROFILE)
+    return _apply_priors(readings, camera, 30.0, PROFILE, set())
 
 
 def test_a_piece_whose_outline_holds_little_of_what_is_seen_is_marked_for_checking():
