@@ -96,7 +96,6 @@ def add_strays(reading: CityReading, strays: list[Blob], log_ratio: np.ndarray, 
     colours = _PhotoColours.of(blobs, reading.color_offset, plain, profile)
     counts = np.bincount([p.color_index for p in pieces], minlength=len(COLOR_ORDER))
     occupied = {(p.col, p.row) for p in pieces}
-    added = 0
     to_grid = np.linalg.inv(reading.camera.P[:, [0, 1, 3]])  # the table plane's homography, inverted
     for cell in sorted({_stray_cell(reading, to_grid, b.center) for b in strays} - occupied):
         shapes, box = _cell_outlines(reading, cell, seen.shape)
@@ -108,9 +107,8 @@ def add_strays(reading: CityReading, strays: list[Blob], log_ratio: np.ndarray, 
         pieces.append(found)
         counts[found.color_index] += 1
         cv2.fillConvexPoly(explained, np.round(found.outline).astype(np.int32), 1)
-        added += 1
-    if added:
-        logger.info("%d piece(s) found apart from the city", added)
+    if len(pieces) > len(reading.pieces):
+        logger.info("%d piece(s) found apart from the city", len(pieces) - len(reading.pieces))
     return dataclasses.replace(reading, pieces=pieces)
 
 
@@ -504,6 +502,6 @@ def _edged_piece_in_cell(reading: CityReading, cell, shapes, box, explained, edg
     size, outlined = _outlined_size(shapes, box, edges, profile)
     facing_open = [a for a, (dc, dr) in zip(sectors, _SECTOR_STEPS) if (cell[0] + dc, cell[1] + dr) not in taken]
     shaded_side = outlined and max(facing_open, default=0.0) >= profile.edge_ratio
-    if (second if shaded_side else weakest) < profile.edge_ratio / 2 or second < profile.edge_ratio and not outlined:
+    if weakest < profile.edge_ratio / 2 and not shaded_side or second < profile.edge_ratio and not outlined:
         return None
     return Reading(int(cell[0]), int(cell[1]), BLACK, size, 0, 0.5, _centre(shapes[size - 1]), shapes[size - 1])
