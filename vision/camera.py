@@ -92,26 +92,34 @@ def fit_pose(cells: np.ndarray, points: np.ndarray, weights: np.ndarray, prior: 
 
     grid, target = np.asarray(cells, np.float64).T, np.asarray(points, np.float64).T  # (2, N)
 
+    def residual_and_jacobian(params, with_jacobian=True):
+        R, dR = cv2.Rodrigues(params[:3])  # dR (3, 9): d R.ravel() / d params[k], row k
+        projected = K @ (R[:, :2] @ grid + params[3:, None])  # (3, N)
+        seen = projected[:2] / projected[2]
+        r = np.concatenate([((seen - target) * root.T).ravel(), R[2, :2] / tilt_scale])
+        if not with_jacobian:
+            return r, None
+        # d(image point) / d(camera point) applied to each parameter's motion of the point
+        turns = dR.reshape(3, 3, 3)[:, :, :2] @ grid  # (3 params, 3, N)
+        moved = np.concatenate([np.einsum("ij,kjn->kin", K, turns), np.broadcast_to(K.T[:, :, None], (3, 3, grid.shape[1]))])
+        d_seen = (moved[:, :2] - seen[None] * moved[:, 2:3]) / projected[2]  # (6, 2, N)
+        d_prior = np.vstack([dR.reshape(3, 3, 3)[:, 2, :2], np.zeros((3, 2))]) / tilt_scale  # (6, 2)
+        return r, np.hstack([(d_seen * root.T[None]).reshape(6, -1), d_prior]).T
+
     def residual(params):
-        R = cv2.Rodrigues(params[:3])[0]
-        projected = K @ (R[:, :2] @ grid + params[3:, None])
-        # the optical axis's horizontal part in table coordinates is the sine of the tilt
-        return np.concatenate([((projected[:2] / projected[2] - target) * root.T).ravel(),
-                               R[2, :2] / tilt_scale])
+        return residual_and_jacobian(params, with_jacobian=False)[0]
 
     params = min((_pose_params(H, K) for H in starts if np.all(np.isfinite(H))),
-                 key=lambda p: float(residual(p) @ residual(p)))
+                 key=lambda p: float(np.sum(residual(p) ** 2)))
     damping = 1e-3
-    r = residual(params)
+    r, jac = residual_and_jacobian(params)
     for _ in range(20):
-        step = 1e-6 * np.maximum(np.abs(params), 1.0)
-        jac = np.stack([(residual(params + np.eye(6)[k] * step[k]) - r) / step[k] for k in range(6)], axis=1)
         jtj = jac.T @ jac
         delta = np.linalg.solve(jtj + damping * np.diag(np.diag(jtj) + 1e-12), -jac.T @ r)
-        trial = residual(params + delta)
+        trial, trial_jac = residual_and_jacobian(params + delta)
         if trial @ trial < r @ r:
             gain = r @ r - trial @ trial
-            params, r, damping = params + delta, trial, damping / 3
+            params, r, jac, damping = params + delta, trial, trial_jac, damping / 3
             if gain < 1e-6 * (r @ r) + 1e-9:  # converged: no longer worth a step
                 break
         else:

@@ -72,6 +72,11 @@ def read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: fl
     (``profile.piece_colors``); on a print, where the table under a piece is not the table
     estimate, a candidate keeps the colour its pixels were labelled with.
 
+    The grid is fitted to the candidates' centres, then refitted three times to where the
+    pieces' base centres are, given the sizes read on the lattice before. Refits can swing
+    between two lattices; the one whose anchors sit nearest its nodes (the mean distance,
+    weighted as the fit weights them) is kept.
+
     A lattice that puts the candidates on more cells than a whole set has pieces (and a few
     strays) is finer than the grid (fragments between pieces fitted it as well); the grid is
     then fitted again with lattices at least ``_COARSER`` times as coarse, and the fit with
@@ -117,13 +122,15 @@ def _read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: f
     def settled_grid(min_pitch: float) -> tuple[GridFit, float]:
         fit = fit_grid(centers, spacing_hint, tolerance, trust, min_pitch, prior)
         pitches = PITCH_MM_CHOICES
+        refits = []  # they can swing between two lattices: each one's sizes move the anchors toward the other
         for _ in range(3):  # model the pieces, move each anchor to its base centre, refit
             camera = camera_from_homography(fit.H, image_size, profile.hfov_deg)
             sizes, grid_pitch_mm = _cell_sizes_and_pitch(camera, fit.cells, areas, colors, profile, pitches)
             pitches = PITCH_MM_CHOICES[np.abs(PITCH_MM_CHOICES - grid_pitch_mm) <= 2]  # refits move it little
             anchors = _base_points(camera, centers, fit.cells, sizes, grid_pitch_mm)
             fit = fit_grid(anchors, spacing_hint, tolerance, trust, min_pitch, prior)
-        return fit, grid_pitch_mm
+            refits.append((fit, grid_pitch_mm))
+        return min(refits, key=lambda refit: np.average(refit[0].residual, weights=trust))  # anchors nearest their nodes
 
     fit, grid_pitch_mm = settled_grid(min_pitch)
     if _occupied(fit) > MAX_PIECES + _STRAY_CELLS:  # more cells than a set has pieces: a lattice finer than the grid's

@@ -195,6 +195,33 @@ def test_a_grid_fitted_steeper_than_a_photo_from_above_is_fitted_again_straighte
     assert len({(p.col, p.row) for p in reading.pieces}) == 20
 
 
+def test_of_the_refitted_lattices_the_one_whose_anchors_sit_nearest_its_nodes_is_kept(monkeypatch):
+    """Each refit moves the anchors to the base centres of the sizes read on the lattice
+    before, and refits can swing between two lattices. The last refit here is a lattice of
+    half the pitch whose anchors sit far from its nodes; the refit before it is kept."""
+    import vision.cells as cells
+    from vision.grid import GridFit, fit_grid
+
+    blobs = [square_blob(80 + 64 * col, 40 + 64 * row, 36, COLOR_ORDER[(row + 2 * col) % 5])
+             for row in range(4) for col in range(5)]
+    calls = []
+
+    def finer_at_the_last_refit(points, spacing_hint, tolerance, weights, min_pitch, camera):
+        fit = fit_grid(points, spacing_hint, tolerance, weights, min_pitch, camera)
+        calls.append(min_pitch)
+        if len(calls) != 4:
+            return fit
+        H = fit.H @ np.diag([0.5, 0.5, 1.0])
+        grid = np.linalg.inv(H) @ np.vstack([np.asarray(points, float).T, np.ones(len(points))])
+        return GridFit(H, np.round(grid[:2] / grid[2]).T.astype(np.int64), np.full(len(points), 0.3))
+
+    monkeypatch.setattr(cells, "fit_grid", finer_at_the_last_refit)
+    reading = read_pieces(blobs, (640, 480), 64.0, False, PROFILE)
+    assert len(calls) == 4
+    cols = sorted({p.col for p in reading.pieces})
+    assert cols == list(range(cols[0], cols[0] + 5))  # neighbours one cell apart, not two
+
+
 def test_a_stack_is_read_where_the_lower_piece_shows_on_three_sides_only():
     """A medium blue piece resting on a large red one: the red shows round the blue on three
     sides, the fourth lost (under tilt a steep face can turn from the camera). The reading
