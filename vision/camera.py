@@ -92,22 +92,23 @@ def fit_pose(cells: np.ndarray, points: np.ndarray, weights: np.ndarray, prior: 
 
     grid, target = np.asarray(cells, np.float64).T, np.asarray(points, np.float64).T  # (2, N)
 
-    def residual_and_jacobian(params, with_jacobian=True):
-        R, dR = cv2.Rodrigues(params[:3])  # dR (3, 9): d R.ravel() / d params[k], row k
+    def residual_and_jacobian(params):
+        """The residuals (2N + 2,) at ``params`` and their Jacobian (2N + 2, 6)."""
+        R, dR = cv2.Rodrigues(params[:3])  # dR (3, 9): row k is d R.ravel() / d params[k]
         projected = K @ (R[:, :2] @ grid + params[3:, None])  # (3, N)
         seen = projected[:2] / projected[2]
+        # the optical axis's horizontal part in table coordinates is the sine of the tilt
         r = np.concatenate([((seen - target) * root.T).ravel(), R[2, :2] / tilt_scale])
-        if not with_jacobian:
-            return r, None
-        # d(image point) / d(camera point) applied to each parameter's motion of the point
-        turns = dR.reshape(3, 3, 3)[:, :, :2] @ grid  # (3 params, 3, N)
-        moved = np.concatenate([np.einsum("ij,kjn->kin", K, turns), np.broadcast_to(K.T[:, :, None], (3, 3, grid.shape[1]))])
-        d_seen = (moved[:, :2] - seen[None] * moved[:, 2:3]) / projected[2]  # (6, 2, N)
-        d_prior = np.vstack([dR.reshape(3, 3, 3)[:, 2, :2], np.zeros((3, 2))]) / tilt_scale  # (6, 2)
-        return r, np.hstack([(d_seen * root.T[None]).reshape(6, -1), d_prior]).T
+        dR = dR.reshape(3, 3, 3)
+        # how each parameter moves each point in the camera's frame: a turn, then a shift (6, 3, N)
+        moves = np.concatenate([dR[:, :, :2] @ grid, np.broadcast_to(np.eye(3)[:, :, None], (3, 3, grid.shape[1]))])
+        d_projected = np.einsum("ij,kjn->kin", K, moves)
+        d_seen = (d_projected[:, :2] - seen * d_projected[:, 2:3]) / projected[2]  # (6, 2, N)
+        d_tilt = np.vstack([dR[:, 2, :2], np.zeros((3, 2))]) / tilt_scale  # (6, 2)
+        return r, np.hstack([(d_seen * root.T).reshape(6, -1), d_tilt]).T
 
     def residual(params):
-        return residual_and_jacobian(params, with_jacobian=False)[0]
+        return residual_and_jacobian(params)[0]
 
     params = min((_pose_params(H, K) for H in starts if np.all(np.isfinite(H))),
                  key=lambda p: float(np.sum(residual(p) ** 2)))
