@@ -1,17 +1,20 @@
 """Table-relative colour, colour classification and candidate finding on small synthetic
 photos: a lit table with pieces drawn as squares tinted like the default profile says."""
 import dataclasses
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from calibration import load_profile
 from calibration.profile import BLACK, COLOR_ORDER
+from vision import load_photo
 from vision.classify import MAX_PER_COLOR, classify_colors, color_confidence, color_costs, shading_slope
 from vision.colour import off_table, off_table_strength, table_chroma, table_palette, table_relative
 from vision.pieces import find_blobs, foreground, pixel_labels
 
 PROFILE = load_profile()
+SAMPLES = Path(__file__).parents[2] / "sample_images"
 
 
 def table_photo(seed=3, h=480, w=640, table=(150, 110, 80)):
@@ -213,6 +216,19 @@ def test_a_plain_table_is_plain_and_a_gingham_cloth_is_not():
     for img, expected in ((plain, True), (gingham, False)):
         log_ratio, _ = table_relative(np.clip(img, 0, 255).astype(np.uint8), PROFILE)
         assert plain_table(table_palette(log_ratio, PROFILE), PROFILE) is expected
+
+
+def test_a_printed_cloth_s_palette_does_not_hang_on_the_photo_s_working_size():
+    """The k-means of the border ring finds each colour of a cloth's print whether the photo
+    is worked on at 1008 or 990 pixels: a colour missing from the palette would stand out
+    from the table all over the print. (With two k-means attempts, this photo's palette at
+    990 pixels lacked one.)"""
+    data = (SAMPLES / "scene_0154.jpg").read_bytes()  # a printed cloth
+    palettes = [table_palette(table_relative(load_photo(data, side), PROFILE)[0], PROFILE, PROFILE.print_palette_size)
+                for side in (1008, 990)]
+    assert len(palettes[0]) == len(palettes[1])
+    for colour in palettes[0]:
+        assert np.abs(palettes[1] - colour).max(axis=1).min() < 0.1
 
 
 def own_colour_check(color="blue", pieces=(200, 320, 440)):
