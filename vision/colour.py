@@ -16,9 +16,9 @@ from calibration.profile import BLACK
 _SECTORS = 16  # angular sectors of the border ring, to tell a pattern from a thing lying there
 _NEAR_PRINT = 0.1  # log units: a pixel this near a print colour is judged as that colour
 _EPS = 4.0  # added to 8-bit values before the log: keeps dark noise from exploding
-_KMEANS_ATTEMPTS = 5  # of the table palette's k-means, the best kept: with two, a print's colour
-# could be found at one working size of a photo and missed at another (11 of 26 printed cloths'
-# palettes differ at 1008 and 990 pixels, 6 with five); missed, the print stands out as pieces
+_KMEANS_ATTEMPTS = 5  # table palette k-means runs, the best kept: with two (on all the samples), a
+# print's colour could be found at one working size of a photo and missed at another (11 of 26
+# printed cloths' palettes differ at 1008 and 990 pixels; 8 so); missed, the print is pieces
 _RIM_KERNEL = np.ones((3, 3), np.uint8)  # a region's rim: one pixel of the 1/8-size photo either side
 
 
@@ -210,8 +210,12 @@ def table_palette(log_ratio: np.ndarray, profile: Profile, size: int | None = No
     sample = np.ascontiguousarray(ring[::step], dtype=np.float32)
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1e-3)
     cv2.setRNGSeed(1)  # k-means seeding must not make two runs on one photo differ
-    _, labels, centres = cv2.kmeans(sample, size or profile.table_palette_size, None, criteria, _KMEANS_ATTEMPTS,
-                                    cv2.KMEANS_PP_CENTERS)
+    k = size or profile.table_palette_size
+    # the best of several runs on every other sample starts one run on them all
+    _, _, starts = cv2.kmeans(np.ascontiguousarray(sample[::2]), k, None, criteria, _KMEANS_ATTEMPTS,
+                              cv2.KMEANS_PP_CENTERS)
+    nearest = np.argmin(((sample[:, None, :] - starts[None]) ** 2).sum(axis=2), axis=1).astype(np.int32)
+    _, labels, centres = cv2.kmeans(sample, k, nearest[:, None], criteria, 1, cv2.KMEANS_USE_INITIAL_LABELS)
     counts = np.zeros((len(centres), _SECTORS))
     np.add.at(counts, (labels.ravel(), sectors[::step]), 1)
     present = counts >= 0.01 * np.maximum(counts.sum(axis=0, keepdims=True), 1)

@@ -221,8 +221,8 @@ def test_a_plain_table_is_plain_and_a_gingham_cloth_is_not():
 def test_a_printed_cloth_s_palette_does_not_hang_on_the_photo_s_working_size():
     """The k-means of the border ring finds each colour of a cloth's print whether the photo
     is worked on at 1008 or 990 pixels: a colour missing from the palette would stand out
-    from the table all over the print. (With two k-means attempts, this photo's palette at
-    990 pixels lacked one.)"""
+    from the table all over the print. (With the best of two k-means runs, this photo's
+    palette at 990 pixels lacked one.)"""
     data = (SAMPLES / "scene_0154.jpg").read_bytes()  # a printed cloth
     palettes = [table_palette(table_relative(load_photo(data, side), PROFILE)[0], PROFILE, PROFILE.print_palette_size)
                 for side in (1008, 990)]
