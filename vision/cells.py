@@ -122,7 +122,7 @@ def _read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: f
     def settled_grid(min_pitch: float) -> tuple[GridFit, float]:
         fit = fit_grid(centers, spacing_hint, tolerance, trust, min_pitch, prior)
         pitches = PITCH_MM_CHOICES
-        refits = []  # they can swing between two lattices: each one's sizes move the anchors toward the other
+        refits = []  # they can swing between two lattices, each one's sizes moving the anchors to the other
         for _ in range(3):  # model the pieces, move each anchor to its base centre, refit
             camera = camera_from_homography(fit.H, image_size, profile.hfov_deg)
             sizes, grid_pitch_mm = _cell_sizes_and_pitch(camera, fit.cells, areas, colors, profile, pitches)
@@ -130,7 +130,7 @@ def _read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: f
             anchors = _base_points(camera, centers, fit.cells, sizes, grid_pitch_mm)
             fit = fit_grid(anchors, spacing_hint, tolerance, trust, min_pitch, prior)
             refits.append((fit, grid_pitch_mm))
-        return min(refits, key=lambda refit: np.average(refit[0].residual, weights=trust))  # anchors nearest their nodes
+        return min(refits, key=lambda refit: np.average(refit[0].residual, weights=trust))  # anchors nearest nodes
 
     fit, grid_pitch_mm = settled_grid(min_pitch)
     if _occupied(fit) > MAX_PIECES + _STRAY_CELLS:  # more cells than a set has pieces: a lattice finer than the grid's

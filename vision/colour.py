@@ -16,9 +16,9 @@ from calibration.profile import BLACK
 _SECTORS = 16  # angular sectors of the border ring, to tell a pattern from a thing lying there
 _NEAR_PRINT = 0.1  # log units: a pixel this near a print colour is judged as that colour
 _EPS = 4.0  # added to 8-bit values before the log: keeps dark noise from exploding
-_KMEANS_ATTEMPTS = 5  # table palette k-means runs, the best kept: with two (on all the samples), a
-# print's colour could be found at one working size of a photo and missed at another (11 of 26
-# printed cloths' palettes differ at 1008 and 990 pixels; 8 so); missed, the print is pieces
+_KMEANS_ATTEMPTS = 5  # table palette k-means runs, the best kept: a print colour the palette misses
+# stands out as pieces. With the best of two, 11 of 26 printed cloths' palettes differed at
+# working sizes 1008 and 990; with five on half the samples seeding one on all, 8
 _RIM_KERNEL = np.ones((3, 3), np.uint8)  # a region's rim: one pixel of the 1/8-size photo either side
 
 
