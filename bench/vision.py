@@ -8,7 +8,8 @@ each file: one decode's median swung between 0.031 and 0.051 s from run to run o
 files), and peak memory; photos read exactly and errors per piece by each condition the
 generator varies (table, lamp elevation, camera tilt, the phone's shadow); and how the marks
 the player is asked to check (pieces under the profile's ``max_uncertain_confidence``) fall
-on wrong and right pieces.
+on wrong and right pieces; and how steady the readings are: each photo is read again at a
+working size 2% smaller (outside the timing), and the photos whose errors change are counted.
 Run: ``python -m bench.vision [--seed S] [--count N] [--profile P]``; writes
 ``bench/results/vision.json``.
 """
@@ -31,6 +32,7 @@ from .compare import ERROR_KINDS, compare, marks
 
 ROOT = Path(__file__).parent
 RESULTS = ROOT / "results" / "vision.json"
+SECOND_SIZE = 0.98  # the working size of each photo's second reading, as a share of the profile's
 
 
 def ensure_set(seed: int, count: int) -> Path:
@@ -55,6 +57,7 @@ def main() -> None:
     directory = ensure_set(args.seed, args.count) if args.directory is None else args.directory
     photos = sorted(directory.glob("scene_*.jpg"))[:args.count]
     totals, exact, seconds, decode, pieces, outcomes, marked = Counter(), 0, [], [], 0, [], Counter()
+    second_side, pairs = round(SECOND_SIZE * profile.working_side), []
     set_seed = None
     for k, photo in enumerate(photos):
         truth = json.loads(photo.with_suffix(".json").read_text())
@@ -63,12 +66,10 @@ def main() -> None:
         data = photo.read_bytes()
         decode.append(_bare_decode_seconds(data))
         start = time.perf_counter()
-        try:
-            found = vision.analyze(vision.load_photo(data, profile.working_side), profile).to_json()["pieces"]
-        except vision.VisionError:
-            found = []
+        found = _read(data, profile.working_side, profile)
         seconds.append(time.perf_counter() - start)
         errors = compare(truth["city"]["pieces"], found)
+        pairs.append((errors, compare(truth["city"]["pieces"], _read(data, second_side, profile))))
         totals += errors
         marked += _checkable(marks(truth["city"]["pieces"], found, profile.max_uncertain_confidence), not errors)
         pieces += len(truth["city"]["pieces"])
@@ -88,6 +89,7 @@ def main() -> None:
         "exact_by_table": {table: group["exact"] for table, group in groups["table"].items()},
         "by_condition": groups,
         "marks": _marks_summary(marked, len(photos), profile.max_uncertain_confidence),
+        "steadiness": dict(second_working_side=second_side, **steadiness(pairs)),
         "seconds_median": round(float(np.median(seconds)), 3),
         "seconds_p95": round(float(np.percentile(seconds, 95)), 3),
         "decode_seconds_median": round(float(np.median(decode)), 3),
@@ -98,6 +100,26 @@ def main() -> None:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=2) + "\n")
     print(json.dumps(result, indent=2))
+
+
+def _read(data: bytes, side: int, profile) -> list[dict]:
+    """The pieces (city JSON) read in the photo ``data`` worked on at ``side`` pixels; none
+    where no city is found."""
+    try:
+        return vision.analyze(vision.load_photo(data, side), profile).to_json()["pieces"]
+    except vision.VisionError:
+        return []
+
+
+def steadiness(pairs: list[tuple[Counter, Counter]]) -> dict:
+    """How much the readings hang on the working size, from ``pairs``: per photo its errors
+    (:func:`compare.compare`) at the profile's working size and at the second one. A reading
+    that a 2% change of scale upsets is one a real photo's differences could upset too."""
+    return {
+        "photos_exact_at_one_size_only": sum((not first) != (not second) for first, second in pairs),
+        "photos_whose_errors_change": sum(first != second for first, second in pairs),
+        "errors_at_second_size": sum(sum(second.values()) for _, second in pairs),
+    }
 
 
 def conditions(scene: dict) -> dict[str, str]:

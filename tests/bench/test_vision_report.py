@@ -1,5 +1,7 @@
-"""The vision benchmark's figures by rendering condition."""
-from bench.vision import by_condition, conditions
+"""The vision benchmark's figures by rendering condition, and its steadiness figures."""
+from collections import Counter
+
+from bench.vision import by_condition, conditions, steadiness
 
 
 def _scene(table="wood", elevation=60.0, tilt=5.0, phone_shadow=False):
@@ -23,3 +25,15 @@ def test_photos_read_exactly_and_errors_per_piece_are_counted_per_condition():
     assert summary["lamp"]["45 deg and over"] == {"exact": "1/1", "errors_per_piece": 0.0}
     assert summary["table"] == {"white": {"exact": "1/1", "errors_per_piece": 0.0},
                                 "wood": {"exact": "1/2", "errors_per_piece": 0.1}}
+
+
+def test_steadiness_counts_photos_whose_errors_change_with_the_working_size():
+    pairs = [(Counter(), Counter()),  # exact at both sizes
+             (Counter(), Counter(wrong_size=2)),  # exact at one size only
+             (Counter(missed=1), Counter(missed=1, phantom=1)),  # errors change, exact at neither
+             (Counter(wrong_color=3), Counter(wrong_size=3)),  # other errors, as many
+             (Counter(wrong_level=1), Counter(wrong_level=1))]  # the same errors
+    assert steadiness(pairs) == {"photos_exact_at_one_size_only": 1, "photos_whose_errors_change": 3,
+                                 "errors_at_second_size": 8}
+    assert steadiness([]) == {"photos_exact_at_one_size_only": 0, "photos_whose_errors_change": 0,
+                              "errors_at_second_size": 0}
