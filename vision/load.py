@@ -21,6 +21,10 @@ log = logging.getLogger(__name__)
 MAX_PIXELS = 80_000_000  # larger images are refused as decompression bombs
 _REDUCED = ((8, cv2.IMREAD_REDUCED_COLOR_8), (4, cv2.IMREAD_REDUCED_COLOR_4),
             (2, cv2.IMREAD_REDUCED_COLOR_2), (1, cv2.IMREAD_COLOR))
+# A JPEG decoded at a reduced scale whose long side falls this little short of the working
+# side is used as it is: decoding at twice the scale and resizing takes about 35 ms more
+# (a 4000-pixel photo: 1000 pixels at 1/4, against 2000 at 1/2 resized to 1008).
+_REDUCED_SHORTFALL = 0.05
 
 try:  # HEIC support is optional at import time; without it HEIC is refused with a reason
     import pillow_heif
@@ -31,7 +35,8 @@ except ImportError:  # pragma: no cover - pillow-heif is a declared dependency
 
 
 def load_photo(data: bytes, max_side: int = 1600) -> np.ndarray:
-    """Decode photo bytes to an RGB image whose long side is at most ``max_side``.
+    """Decode photo bytes to an RGB image whose long side is at most ``max_side`` (a JPEG's
+    may fall up to ``_REDUCED_SHORTFALL`` of it short: decoded at a reduced scale).
 
     Returns uint8 array of shape (H, W, 3), RGB, upright (EXIF orientation applied).
     Raises :class:`PhotoError` for empty data, non-images, truncated files and images over
@@ -67,7 +72,8 @@ def _open(data: bytes) -> tuple[Image.Image, tuple[int, int]]:
 
 
 def _decode_jpeg(data: bytes, size: tuple[int, int], max_side: int) -> np.ndarray:
-    factor, flag = next((f, fl) for f, fl in _REDUCED if max(size) / f >= max_side or f == 1)
+    least = (1 - _REDUCED_SHORTFALL) * max_side
+    factor, flag = next((f, fl) for f, fl in _REDUCED if max(size) / f >= least or f == 1)
     bgr = cv2.imdecode(np.frombuffer(data, np.uint8), flag)  # applies EXIF orientation
     if bgr is None:
         raise PhotoError("the JPEG could not be decoded (is the file complete?)")

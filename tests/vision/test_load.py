@@ -31,6 +31,14 @@ def test_formats_decode_to_rgb_and_shrink(fmt):
     assert rgb[150, 390, 0] > 200 and rgb[150, 5, 0] < 40  # red grows to the right: RGB order
 
 
+@pytest.mark.parametrize("max_side, shape", [(205, (150, 200, 3)), (220, (165, 220, 3))])
+def test_jpeg_decoded_at_a_reduced_scale_a_little_short_of_the_working_side(max_side, shape):
+    # 800 pixels at 1/4 are 200: under 5% short of 205, used as decoded; 220 needs 1/2, resized
+    rgb = load_photo(encode(gradient(600, 800), "JPEG", quality=95), max_side=max_side)
+    assert rgb.shape == shape
+    assert rgb[shape[0] // 2, shape[1] - 3, 0] > 200 and rgb[shape[0] // 2, 2, 0] < 40
+
+
 def test_exif_orientation_is_applied():
     img = gradient(300, 400)
     exif = Image.Exif()
