@@ -92,37 +92,44 @@ def fit_pose(cells: np.ndarray, points: np.ndarray, weights: np.ndarray, prior: 
 
     grid, target = np.asarray(cells, np.float64).T, np.asarray(points, np.float64).T  # (2, N)
 
-    def residual_and_jacobian(params):
-        """The residuals (2N + 2,) at ``params`` and their Jacobian (2N + 2, 6)."""
-        R, dR = cv2.Rodrigues(params[:3])  # dR (3, 9): row k is d R.ravel() / d params[k]
-        projected = K @ (R[:, :2] @ grid + params[3:, None])  # (3, N)
-        seen = projected[:2] / projected[2]
+    def projection(params):
+        """The rotation, its derivatives dR (3, 9) (row k: d R.ravel() / d params[k]), the
+        projected points (3, N) and the seen ones (2, N) at ``params``."""
+        R, dR = cv2.Rodrigues(params[:3])
+        projected = K @ (R[:, :2] @ grid + params[3:, None])
+        return R, dR, projected, projected[:2] / projected[2]
+
+    def residual(params):
+        """The residuals (2N + 2,) at ``params``."""
+        R, _, _, seen = projection(params)
         # the optical axis's horizontal part in table coordinates is the sine of the tilt
-        r = np.concatenate([((seen - target) * root.T).ravel(), R[2, :2] / tilt_scale])
+        return np.concatenate([((seen - target) * root.T).ravel(), R[2, :2] / tilt_scale])
+
+    def jacobian(params):
+        """The residuals' Jacobian (2N + 2, 6) at ``params``."""
+        _, dR, projected, seen = projection(params)
         dR = dR.reshape(3, 3, 3)
         # how each parameter moves each point in the camera's frame: a turn, then a shift (6, 3, N)
         moves = np.concatenate([dR[:, :, :2] @ grid, np.broadcast_to(np.eye(3)[:, :, None], (3, 3, grid.shape[1]))])
         d_projected = np.einsum("ij,kjn->kin", K, moves)
         d_seen = (d_projected[:, :2] - seen * d_projected[:, 2:3]) / projected[2]  # (6, 2, N)
         d_tilt = np.vstack([dR[:, 2, :2], np.zeros((3, 2))]) / tilt_scale  # (6, 2)
-        return r, np.hstack([(d_seen * root.T).reshape(6, -1), d_tilt]).T
-
-    def residual(params):
-        return residual_and_jacobian(params)[0]
+        return np.hstack([(d_seen * root.T).reshape(6, -1), d_tilt]).T
 
     params = min((_pose_params(H, K) for H in starts if np.all(np.isfinite(H))),
                  key=lambda p: float(np.sum(residual(p) ** 2)))
     damping = 1e-3
-    r, jac = residual_and_jacobian(params)
+    r, jac = residual(params), jacobian(params)
     for _ in range(20):
         jtj = jac.T @ jac
         delta = np.linalg.solve(jtj + damping * np.diag(np.diag(jtj) + 1e-12), -jac.T @ r)
-        trial, trial_jac = residual_and_jacobian(params + delta)
+        trial = residual(params + delta)
         if trial @ trial < r @ r:
             gain = r @ r - trial @ trial
-            params, r, jac, damping = params + delta, trial, trial_jac, damping / 3
+            params, r, damping = params + delta, trial, damping / 3
             if gain < 1e-6 * (r @ r) + 1e-9:  # converged: no longer worth a step
                 break
+            jac = jacobian(params)
         else:
             damping *= 5
     H = _pose_homography(params, K)
