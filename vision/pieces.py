@@ -174,7 +174,8 @@ def find_blobs(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray,
     shift says they do not glow (it takes ``MIN_FOR_OFFSET`` regions to tell), a candidate
     of a tinted colour brighter than the table in every channel is glare (a lamp's halo on a
     glossy table looks blue against warm wood): tinted plastic absorbs some channel.
-    Candidates on a rule card are its print, not pieces (:mod:`vision.cards`).
+    Candidates on a rule card are its print, not pieces (:mod:`vision.cards`). A region too
+    thin to be a piece is a candidate only round one of another colour (:func:`_rings`).
     """
     fg = foreground(log_ratio, strength, table, profile)
     glare = False  # whether a tinted candidate brighter than the table in every channel is glare
@@ -206,20 +207,23 @@ def find_blobs(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray,
     labels = pixel_labels(log_ratio, fg, expected, profile.colors.brightness_weights(),
                           max(5, int(profile.label_window_side * scale) | 1))
     blobs: list[Blob] = []
+    thin: list[Blob] = []
     for k in range(len(COLOR_ORDER)):
         mask = (labels == k).astype(np.uint8)
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-        for region, radius in _split_touching(mask, scale, profile.split_gap_side):
+        for region, radius, marked in _split_touching(mask, scale, profile.split_gap_side):
             if len(region) < min_area:
                 continue
             xs, ys = region[:, 0], region[:, 1]
             feature = np.median(log_ratio[ys, xs], axis=0)
             if glare and k != BLACK and feature.min() > 0:
                 continue  # tinted plastic absorbs some channel: brighter than the table in all is glare
-            blobs.append(Blob((float(xs.mean()), float(ys.mean())), region, feature, chroma, k, radius,
-                              float(level[ys, xs].mean())))
+            blob = Blob((float(xs.mean()), float(ys.mean())), region, feature, chroma, k, radius,
+                        float(level[ys, xs].mean()))
+            (blobs if marked else thin).append(blob)
             if len(blobs) > profile.max_raw_candidates:
                 raise _too_busy(profile.max_raw_candidates)
+    blobs += _rings(thin, blobs)
     merged = _merge_close(blobs, profile.merge_distance_side * scale, log_ratio, level)
     city = _main_cluster(merged, profile.cluster_reach_side * scale, profile.cluster_reach_neighbours)
     in_city = {id(b) for b in city}
@@ -348,10 +352,13 @@ def typical_piece_side(fg: np.ndarray) -> float:
     return float(2 * peaks[np.searchsorted(weight, 0.5 * weight[-1])])
 
 
-def _split_touching(mask: np.ndarray, scale: float, gap_side: float) -> list[tuple[np.ndarray, float]]:
+def _split_touching(mask: np.ndarray, scale: float,
+                    gap_side: float) -> list[tuple[np.ndarray, float, bool]]:
     """Connected regions of ``mask`` (uint8 (H, W)), split at distance-transform peaks at
     least ``gap_side * scale`` apart; each region as an (N, 2) int32 array of (x, y) with the
-    radius of the largest disc inside it (pixels)."""
+    radius of the largest disc inside it (pixels) and whether it holds a peak: a region too
+    thin for one (under ``0.15 * scale`` from its middle to its edge) is returned whole,
+    unmarked."""
     if not cv2.countNonZero(mask):
         return []
     x, y, w, h = cv2.boundingRect(mask)
@@ -364,13 +371,34 @@ def _split_touching(mask: np.ndarray, scale: float, gap_side: float) -> list[tup
     # peaks closer than half the gap are one piece's flat top: join them into one marker
     joined = cv2.dilate(peaks.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (gap | 1, gap | 1)))
     count, markers = cv2.connectedComponents(joined & crop, connectivity=8)
-    if count <= 1:
-        return []
-    markers = watershed(-dist, markers, mask=crop > 0, connectivity=1)
+    if count > 1:
+        markers = watershed(-dist, markers, mask=crop > 0, connectivity=1)
+    unmarked, rest = cv2.connectedComponents(((markers == 0) & (crop > 0)).astype(np.uint8), connectivity=8)
     width = crop.shape[1]
     depth = dist.ravel()
-    return [(np.stack([flat % width + x0, flat // width + y0], axis=1).astype(np.int32), float(depth[flat].max()))
-            for flat in _pixels_by_label(markers, count) if len(flat)]
+    out = []
+    for labelled, n, marked in ((markers, count, True), (rest, unmarked, False)):
+        out += [(np.stack([flat % width + x0, flat // width + y0], axis=1).astype(np.int32), float(depth[flat].max()),
+                 marked) for flat in _pixels_by_label(labelled, n) if len(flat)]
+    return out
+
+
+def _rings(thin: list[Blob], blobs: list[Blob]) -> list[Blob]:
+    """Of the ``thin`` candidates, those whose convex hull holds the centre of a candidate of
+    another colour of ``blobs``: the frame a stack's lower piece shows round the upper one."""
+    if not blobs:
+        return []
+    centers = np.array([b.center for b in blobs])
+    colors = np.array([b.color_index for b in blobs])
+    out = []
+    for ring in thin:
+        (x0, y0), (x1, y1) = ring.pixels.min(axis=0), ring.pixels.max(axis=0)
+        inside_box = ((colors != ring.color_index) & (centers[:, 0] > x0) & (centers[:, 0] < x1)
+                      & (centers[:, 1] > y0) & (centers[:, 1] < y1))
+        hull = cv2.convexHull(ring.pixels)
+        if any(cv2.pointPolygonTest(hull, tuple(map(float, centers[i])), False) > 0 for i in np.flatnonzero(inside_box)):
+            out.append(ring)
+    return out
 
 
 def _pixels_by_label(labels: np.ndarray, count: int) -> list[np.ndarray]:
