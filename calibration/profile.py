@@ -174,6 +174,8 @@ class Profile:
     blue_black_separation: float
     stack_min_cover: float
     stack_side_cover: float
+    stack_align_shift: float
+    stack_align_scale: float
     min_outline_cover: float
     unseen_threshold: float
     unseen_min_overlap: float

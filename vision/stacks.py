@@ -7,11 +7,15 @@ that colour lies on one side of the piece. So a second colour is a stack only wh
 projected model of the stack puts each colour: the upper's outline holds more of the upper
 colour than of the lower, and the lower colour covers the ring round it, some of it on every
 side but one (under tilt, one steep face of the lower pyramid can turn from the camera).
+The model is first moved and scaled onto what is seen: the grid and the pitch the pieces
+are modelled at hold for the city as a whole, and one piece can sit a few pixels off them.
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from calibration import Profile
@@ -21,6 +25,7 @@ from .model import BASE_MM, outline, seat_height_mm, window_mask
 
 _SIDES = 4
 _HIDDEN_SIDES = 1  # ring sides that may show nothing of the lower piece
+_ALIGN_STEPS = 2  # shifts tried each way along x and y, up to profile.stack_align_shift
 
 
 @dataclass(frozen=True)
@@ -38,25 +43,35 @@ def split_stack(camera: Camera, cell: tuple[int, int], size: int, pitch_mm: floa
                 groups: tuple[np.ndarray, np.ndarray], profile: Profile) -> StackSplit | None:
     """Whether the two colour groups seen on ``cell`` (col, row), each (N, 2) int (x, y)
     pixels, are a stack whose lower piece has ``size`` (its outline holds all that is seen),
-    modelled at ``pitch_mm``. Tries each smaller upper size and each group on top; if the best
-    split's score reaches ``profile.stack_min_cover``, returns it with the upper size whose
-    outline the upper colour fills best (the score favours the smallest), else None."""
+    modelled at ``pitch_mm`` and aligned to the groups (:func:`_aligned`). Tries each smaller
+    upper size and each group on top; if the best split's score reaches
+    ``profile.stack_min_cover``, returns it with the upper size whose outline the upper
+    colour fills best (the score favours the smallest), else None."""
     if size < 2:
         return None
     colrow = np.asarray(cell, np.float64)
+    half = BASE_MM[size] / pitch_mm / 2
+    corners = colrow + half * np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64)
+    base = camera.project(np.hstack([corners, np.zeros((4, 1))]))
     lower_outline = outline(camera, colrow, size, pitch_mm)
-    uppers = {u: outline(camera, colrow, u, pitch_mm, seat_height_mm(size, u)) for u in range(1, size)}
-    everything = np.vstack([lower_outline, *uppers.values(), *groups])
-    origin = np.floor(everything.min(axis=0)).astype(int) - 1
-    box = (*origin, *(np.ceil(everything.max(axis=0)).astype(int) + 2))
-    lower_mask = window_mask(lower_outline, box) > 0
-    masks = [np.zeros_like(lower_mask) for _ in groups]
+    uppers = {u: (outline(camera, colrow, u, pitch_mm, seat_height_mm(size, u)),
+                  camera.project(np.append(colrow, seat_height_mm(size, u) / pitch_mm)[None])[0])
+              for u in range(1, size)}
+    seen = np.vstack(groups)
+    reach = profile.stack_align_shift * np.sqrt(cv2.contourArea(lower_outline.astype(np.float32))) + 2
+    everything = np.vstack([lower_outline, *(shape for shape, _ in uppers.values()), seen])
+    origin = np.floor(everything.min(axis=0) - reach).astype(int) - 1
+    box = (*origin, *(np.ceil(everything.max(axis=0) + reach).astype(int) + 2))
+    masks = [np.zeros((box[3] - box[1], box[2] - box[0]), bool) for _ in groups]
     for mask, pixels in zip(masks, groups):
         mask[pixels[:, 1] - origin[1], pixels[:, 0] - origin[0]] = True
-    upper_masks = {u: window_mask(shape_u, box) > 0 for u, shape_u in uppers.items()}
+    move = _aligned(lower_outline, masks[0] | masks[1], box, profile)
+    lower_mask = window_mask(move(lower_outline), box) > 0
     best = None
-    for upper_size, upper_mask in upper_masks.items():
-        sides = _ring_sides(camera, colrow, size, upper_size, pitch_mm, lower_mask & ~upper_mask, origin)
+    upper_masks = {}
+    for upper_size, (shape, seat) in uppers.items():
+        upper_mask = upper_masks[upper_size] = window_mask(move(shape), box) > 0
+        sides = _ring_sides(move(seat), move(base), lower_mask & ~upper_mask, origin)
         for lower in (0, 1):
             on_top, below = masks[1 - lower], masks[lower]
             gain = (np.count_nonzero(on_top & upper_mask) - np.count_nonzero(below & upper_mask)) / max(
@@ -72,15 +87,32 @@ def split_stack(camera: Camera, cell: tuple[int, int], size: int, pitch_mm: floa
     return StackSplit(best.lower, max(overlap, key=overlap.get), best.score)
 
 
-def _ring_sides(camera: Camera, colrow: np.ndarray, size: int, upper_size: int, pitch_mm: float,
-                ring: np.ndarray, origin: np.ndarray) -> list[np.ndarray]:
+def _aligned(lower_outline: np.ndarray, seen: np.ndarray, box, profile: Profile):
+    """The move of image points ((K, 2) (x, y) -> (K, 2)) that best lays ``lower_outline``
+    on ``seen`` (bool mask of the window ``box`` (x0, y0, x1, y1)), by intersection over
+    union: a shift of up to ``profile.stack_align_shift`` of the outline's side each way
+    along x and y, and a scale about its centre by 1 and 1 plus or minus
+    ``profile.stack_align_scale``."""
+    centre = lower_outline.mean(axis=0)
+    step = profile.stack_align_shift * np.sqrt(cv2.contourArea(lower_outline.astype(np.float32))) / _ALIGN_STEPS
+    count = np.count_nonzero(seen)
+    best, best_overlap = (1.0, np.zeros(2)), -1.0
+    for scale in (1 - profile.stack_align_scale, 1.0, 1 + profile.stack_align_scale):
+        for shift in itertools.product(range(-_ALIGN_STEPS, _ALIGN_STEPS + 1), repeat=2):
+            shape = window_mask(centre + scale * (lower_outline - centre) + step * np.array(shift), box) > 0
+            common = np.count_nonzero(shape & seen)
+            overlap = common / (np.count_nonzero(shape) + count - common)
+            if overlap > best_overlap:
+                best, best_overlap = (scale, step * np.array(shift)), overlap
+    scale, shift = best
+    return lambda points: centre + scale * (np.asarray(points, np.float64) - centre) + shift
+
+
+def _ring_sides(seat: np.ndarray, base: np.ndarray, ring: np.ndarray, origin: np.ndarray) -> list[np.ndarray]:
     """The ``ring`` (bool mask, canvas at ``origin``) cut into its four sides: by the
-    directions from the upper piece's base centre to the lower piece's base corners."""
-    lift = seat_height_mm(size, upper_size) / pitch_mm
-    half = BASE_MM[size] / pitch_mm / 2
-    corners = colrow + half * np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64)
-    seat, *base = camera.project(np.vstack([np.append(colrow, lift), np.hstack([corners, np.zeros((4, 1))])]))
-    bounds = np.sort(np.arctan2(np.array(base)[:, 1] - seat[1], np.array(base)[:, 0] - seat[0]))
+    directions from the upper piece's ``seat`` (x, y) to the lower piece's ``base`` corners
+    ((4, 2) (x, y)), all as seen in the image."""
+    bounds = np.sort(np.arctan2(base[:, 1] - seat[1], base[:, 0] - seat[0]))
     rows, cols = np.nonzero(ring)
     side = np.searchsorted(bounds, np.arctan2(rows + origin[1] - seat[1], cols + origin[0] - seat[0])) % _SIDES
     out = []

@@ -49,6 +49,24 @@ def test_a_smaller_piece_resting_on_a_larger_one_is_read_as_a_stack(tilt_deg, lo
 
 
 @pytest.mark.parametrize("tilt_deg", [0.0, 20.0])
+@pytest.mark.parametrize("shift, scale", [((0.12, -0.1), 1.08), ((-0.1, 0.12), 0.92)])
+def test_a_stack_a_little_off_its_modelled_place_and_scale_is_still_a_stack(tilt_deg, shift, scale):
+    """The grid and the modelled pitch hold for the city; one stack can be seen a few pixels
+    off them, or a little larger (blur, a shadow). The model is laid on what is seen."""
+    cam = camera(tilt_deg)
+    lower_shape = outline(cam, np.zeros(2), 3, PITCH_MM)
+    upper_shape = outline(cam, np.zeros(2), 2, PITCH_MM, seat_height_mm(3, 2))
+    centre, side = lower_shape.mean(axis=0), np.sqrt(cv2.contourArea(lower_shape.astype(np.float32)))
+
+    def seen(points):
+        return centre + scale * (points - centre) + side * np.array(shift)
+
+    ring, top = pixels_in(seen(lower_shape), but_not=seen(upper_shape)), pixels_in(seen(upper_shape))
+    split = split_stack(cam, (0, 0), 3, PITCH_MM, (ring, top), PROFILE)
+    assert (split.lower, split.upper_size) == (0, 2)
+
+
+@pytest.mark.parametrize("tilt_deg", [0.0, 20.0])
 def test_a_second_colour_on_one_side_of_a_piece_is_not_a_stack(tilt_deg):
     """A face turned from the lamp (read black on a dark table) covers one side of a single
     piece, as does a shadow beside it: neither lies where a stack's colours would."""
