@@ -146,6 +146,8 @@ class Profile:
     split_gap_side: float
     merge_distance_side: float
     min_blob_side: float
+    frame_min_share: float
+    frame_min_area: float
     label_window_side: float
     cluster_reach_side: float
     cluster_reach_neighbours: float

@@ -175,7 +175,8 @@ def find_blobs(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray,
     of a tinted colour brighter than the table in every channel is glare (a lamp's halo on a
     glossy table looks blue against warm wood): tinted plastic absorbs some channel.
     Candidates on a rule card are its print, not pieces (:mod:`vision.cards`). A region too
-    thin to be a piece is a candidate only round one of another colour (:func:`_rings`).
+    thin to be a piece is a candidate only round one of another colour (:func:`_rings`, with
+    ``frame_min_share`` and ``frame_min_area``).
     """
     fg = foreground(log_ratio, strength, table, profile)
     glare = False  # whether a tinted candidate brighter than the table in every channel is glare
@@ -223,7 +224,7 @@ def find_blobs(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray,
             (blobs if marked else thin).append(blob)
             if len(blobs) > profile.max_raw_candidates:
                 raise _too_busy(profile.max_raw_candidates)
-    blobs += _rings(thin, blobs)
+    blobs += _rings(thin, blobs, profile.frame_min_share, profile.frame_min_area)
     merged = _merge_close(blobs, profile.merge_distance_side * scale, log_ratio, level)
     city = _main_cluster(merged, profile.cluster_reach_side * scale, profile.cluster_reach_neighbours)
     in_city = {id(b) for b in city}
@@ -383,9 +384,12 @@ def _split_touching(mask: np.ndarray, scale: float,
     return out
 
 
-def _rings(thin: list[Blob], blobs: list[Blob]) -> list[Blob]:
-    """Of the ``thin`` candidates, those whose convex hull holds the centre of a candidate of
-    another colour of ``blobs``: the frame a stack's lower piece shows round the upper one."""
+def _rings(thin: list[Blob], blobs: list[Blob], share: float, area: float) -> list[Blob]:
+    """Of the ``thin`` candidates, those framing a candidate of another colour of ``blobs``,
+    as a stack's lower piece frames the upper one: the frame's convex hull holds the
+    candidate's centre and ``share`` of its pixels, and they cover at least ``area`` of the
+    hull. A thread of a cloth's print can curve round a candidate's centre, but rarely round
+    most of a candidate that fills its hull."""
     if not blobs:
         return []
     centers = np.array([b.center for b in blobs])
@@ -393,11 +397,18 @@ def _rings(thin: list[Blob], blobs: list[Blob]) -> list[Blob]:
     out = []
     for ring in thin:
         (x0, y0), (x1, y1) = ring.pixels.min(axis=0), ring.pixels.max(axis=0)
-        inside_box = ((colors != ring.color_index) & (centers[:, 0] > x0) & (centers[:, 0] < x1)
-                      & (centers[:, 1] > y0) & (centers[:, 1] < y1))
         hull = cv2.convexHull(ring.pixels)
-        if any(cv2.pointPolygonTest(hull, tuple(map(float, centers[i])), False) > 0 for i in np.flatnonzero(inside_box)):
-            out.append(ring)
+        inside = np.zeros((y1 - y0 + 1, x1 - x0 + 1), np.uint8)
+        cv2.fillConvexPoly(inside, hull - (x0, y0), 1)
+        hull_area = np.count_nonzero(inside)
+        for i in np.flatnonzero((colors != ring.color_index) & (centers[:, 0] > x0) & (centers[:, 0] < x1)
+                                & (centers[:, 1] > y0) & (centers[:, 1] < y1)):
+            xs, ys = blobs[i].pixels[:, 0] - x0, blobs[i].pixels[:, 1] - y0
+            within = (xs >= 0) & (xs <= x1 - x0) & (ys >= 0) & (ys <= y1 - y0)
+            framed = np.count_nonzero(inside[ys[within], xs[within]])
+            if framed >= share * blobs[i].area and framed >= area * hull_area:
+                out.append(ring)
+                break
     return out
 
 
