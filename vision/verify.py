@@ -92,9 +92,8 @@ def add_strays(reading: CityReading, strays: list[Blob], log_ratio: np.ndarray, 
     seen = np.zeros(log_ratio.shape[:2], np.uint8)
     for b in strays:
         seen[b.pixels[:, 1], b.pixels[:, 0]] = 1
-    explained = _explained(pieces, seen.shape)
+    explained, counts = _explained(pieces, seen.shape), _colour_counts(pieces)
     colours = _PhotoColours.of(blobs, reading.color_offset, plain, profile)
-    counts = np.bincount([p.color_index for p in pieces], minlength=len(COLOR_ORDER))
     occupied = {(p.col, p.row) for p in pieces}
     to_grid = np.linalg.inv(reading.camera.P[:, [0, 1, 3]])  # the table plane's homography, inverted
     for cell in sorted({_stray_cell(reading, to_grid, b.center) for b in strays} - occupied):
@@ -104,9 +103,7 @@ def add_strays(reading: CityReading, strays: list[Blob], log_ratio: np.ndarray, 
         found = _piece_in_cell(cell, shapes, box, seen, explained, log_ratio, colours, counts, profile)
         if found is None:
             continue
-        pieces.append(found)
-        counts[found.color_index] += 1
-        cv2.fillConvexPoly(explained, np.round(found.outline).astype(np.int32), 1)
+        _take(found, pieces, counts, explained)
     if len(pieces) > len(reading.pieces):
         logger.info("%d piece(s) found apart from the city", len(pieces) - len(reading.pieces))
     return dataclasses.replace(reading, pieces=pieces)
@@ -217,9 +214,8 @@ def add_unseen(reading: CityReading, differs: np.ndarray, strength: np.ndarray, 
     pieces = list(reading.pieces)
     if not pieces:
         return reading
-    explained = _explained(pieces, differs.shape)
+    explained, counts = _explained(pieces, differs.shape), _colour_counts(pieces)
     colours = _PhotoColours.of(blobs, reading.color_offset, plain, profile)
-    counts = np.bincount([p.color_index for p in pieces], minlength=len(COLOR_ORDER))
     occupied = {(p.col, p.row) for p in pieces}
     frontier = sorted({(c + dc, r + dr) for c, r in occupied for dc, dr in _STEPS} - occupied)
     while frontier and len(pieces) < profile.max_candidates:
@@ -239,15 +235,26 @@ def add_unseen(reading: CityReading, differs: np.ndarray, strength: np.ndarray, 
                                           {(p.col, p.row) for p in pieces}, profile)
         if found is None:
             continue
-        pieces.append(found)
-        counts[found.color_index] += 1
-        cv2.fillConvexPoly(explained, np.round(found.outline).astype(np.int32), 1)
+        _take(found, pieces, counts, explained)
         frontier += sorted({(col + dc, row + dr) for dc, dr in _STEPS} - occupied - set(frontier))
     added = len(pieces) - len(reading.pieces)
     if added:
         logger.info("%d piece(s) found on a second look at empty cells", added)
         pieces = _sizes_with_rules(pieces, len(reading.pieces), reading, profile)
     return dataclasses.replace(reading, pieces=pieces)
+
+
+def _colour_counts(pieces: list[Reading]) -> np.ndarray:
+    """How many of the ``pieces`` are of each colour: (5,) int, in COLOR_ORDER."""
+    return np.bincount([p.color_index for p in pieces], minlength=len(COLOR_ORDER))
+
+
+def _take(found: Reading, pieces: list[Reading], counts: np.ndarray, explained: np.ndarray) -> None:
+    """Add a piece ``found`` on a second look to the ``pieces``, its colour's ``counts`` (see
+    :func:`_colour_counts`) and what they explain (``explained``, see :func:`_explained`)."""
+    pieces.append(found)
+    counts[found.color_index] += 1
+    cv2.fillConvexPoly(explained, np.round(found.outline).astype(np.int32), 1)
 
 
 def _explained(pieces: list[Reading], shape: tuple[int, int]) -> np.ndarray:
