@@ -25,7 +25,13 @@ def marks(truth: list[dict], found: list[dict], below: float) -> Counter:
     a phantom, or in a cell whose stack is misread) and how many of them are ``wrong_marked``
     (of a misread stack, one mark in the cell counts), ``right`` pieces and ``right_marked``,
     and ``unmarkable``, pieces missed from an empty cell (nothing there to mark)."""
-    true_cells, shifted = _cells(truth), _aligned(truth, found)[1]
+    return assess(truth, found, below)[1]
+
+
+def assess(truth: list[dict], found: list[dict], below: float) -> tuple[Counter, Counter]:
+    """:func:`compare` and :func:`marks` of ``found`` at the one shift both use."""
+    errors, shifted = _aligned(truth, found)
+    true_cells = _cells(truth)
     out = Counter()
     for cell, pieces in shifted.items():
         expected = true_cells.get(cell, [])
@@ -41,7 +47,7 @@ def marks(truth: list[dict], found: list[dict], below: float) -> Counter:
             out["wrong"] += max(len(pieces) - len(expected), 0)
             out["wrong_marked"] += sum(b["confidence"] < below for b in pieces[len(expected):])
     out["unmarkable"] += sum(len(pieces) for cell, pieces in true_cells.items() if cell not in shifted)
-    return out
+    return errors, out
 
 
 def _aligned(truth: list[dict], found: list[dict]) -> tuple[Counter, dict[tuple[int, int], list[dict]]]:

@@ -1,5 +1,5 @@
 """Comparing a read city with the ground truth: errors by kind and where the marks fall."""
-from bench.compare import compare, marks
+from bench.compare import assess, compare, marks
 from bench.vision import _checkable
 
 
@@ -36,3 +36,13 @@ def test_a_photo_whose_every_error_is_marked_can_be_mended_from_its_marks():
     found[1] = piece(0, 1, "blue", 3, confidence=0.4)  # a wrong size, marked
     counts = _checkable(marks(TRUTH, found, 0.6), exact=False)
     assert (counts["wrong"], counts["wrong_marked"], counts["photos_checkable"]) == (1, 1, 1)
+
+
+def test_assess_gives_the_errors_and_the_marks_at_one_shift():
+    found = [dict(p, row=p["row"] + 1, col=p["col"] + 1) for p in TRUTH]
+    found[0] = dict(found[0], color="blue", confidence=0.3)
+    found.append(piece(9, 9, confidence=0.2))
+    errors, counts = assess(TRUTH, found, 0.6)
+    assert errors == compare(TRUTH, found) == {"wrong_color": 1, "phantom": 1}
+    expected = {"right": 4, "right_marked": 0, "wrong": 2, "wrong_marked": 2, "unmarkable": 0}
+    assert counts == marks(TRUTH, found, 0.6) == expected
