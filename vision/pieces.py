@@ -397,12 +397,14 @@ def _rings(thin: list[Blob], blobs: list[Blob], share: float, area: float) -> li
     out = []
     for ring in thin:
         (x0, y0), (x1, y1) = ring.pixels.min(axis=0), ring.pixels.max(axis=0)
-        hull = cv2.convexHull(ring.pixels)
+        near = np.flatnonzero((colors != ring.color_index) & (centers[:, 0] > x0) & (centers[:, 0] < x1)
+                              & (centers[:, 1] > y0) & (centers[:, 1] < y1))
+        if not len(near):
+            continue
         inside = np.zeros((y1 - y0 + 1, x1 - x0 + 1), np.uint8)
-        cv2.fillConvexPoly(inside, hull - (x0, y0), 1)
+        cv2.fillConvexPoly(inside, cv2.convexHull(ring.pixels) - (x0, y0), 1)
         hull_area = np.count_nonzero(inside)
-        for i in np.flatnonzero((colors != ring.color_index) & (centers[:, 0] > x0) & (centers[:, 0] < x1)
-                                & (centers[:, 1] > y0) & (centers[:, 1] < y1)):
+        for i in near:
             xs, ys = blobs[i].pixels[:, 0] - x0, blobs[i].pixels[:, 1] - y0
             within = (xs >= 0) & (xs <= x1 - x0) & (ys >= 0) & (ys <= y1 - y0)
             framed = np.count_nonzero(inside[ys[within], xs[within]])
