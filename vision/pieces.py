@@ -21,6 +21,7 @@ from .cards import card_outlines, on_card
 from .classify import MIN_FOR_OFFSET, classify_colors, shading_slope
 from .colour import table_chroma, table_level
 from .errors import BoardNotFound
+from .model import window_mask
 
 
 @dataclass(frozen=True)
@@ -401,8 +402,7 @@ def _rings(thin: list[Blob], blobs: list[Blob], share: float, area: float) -> li
                               & (centers[:, 1] > y0) & (centers[:, 1] < y1))
         if not len(near):
             continue
-        inside = np.zeros((y1 - y0 + 1, x1 - x0 + 1), np.uint8)
-        cv2.fillConvexPoly(inside, cv2.convexHull(ring.pixels) - (x0, y0), 1)
+        inside = window_mask(cv2.convexHull(ring.pixels).reshape(-1, 2), (x0, y0, x1 + 1, y1 + 1))
         hull_area = np.count_nonzero(inside)
         for i in near:
             xs, ys = blobs[i].pixels[:, 0] - x0, blobs[i].pixels[:, 1] - y0

@@ -58,14 +58,15 @@ def split_stack(camera: Camera, cell: tuple[int, int], size: int, pitch_mm: floa
                   camera.project(np.append(colrow, seat_height_mm(size, u) / pitch_mm)[None])[0])
               for u in range(1, size)}
     seen = np.vstack(groups)
-    reach = profile.stack_align_shift * np.sqrt(cv2.contourArea(lower_outline.astype(np.float32))) + 2
+    side = np.sqrt(cv2.contourArea(lower_outline.astype(np.float32)))
+    reach = profile.stack_align_shift * side + 2
     everything = np.vstack([lower_outline, *(shape for shape, _ in uppers.values()), seen])
     origin = np.floor(everything.min(axis=0) - reach).astype(int) - 1
     box = (*origin, *(np.ceil(everything.max(axis=0) + reach).astype(int) + 2))
     masks = [np.zeros((box[3] - box[1], box[2] - box[0]), bool) for _ in groups]
     for mask, pixels in zip(masks, groups):
         mask[pixels[:, 1] - origin[1], pixels[:, 0] - origin[0]] = True
-    move = _aligned(lower_outline, masks[0] | masks[1], box, profile)
+    move = _aligned(lower_outline, side, masks[0] | masks[1], box, profile)
     lower_mask = window_mask(move(lower_outline), box) > 0
     best = None
     upper_masks = {}
@@ -87,14 +88,14 @@ def split_stack(camera: Camera, cell: tuple[int, int], size: int, pitch_mm: floa
     return StackSplit(best.lower, max(overlap, key=overlap.get), best.score)
 
 
-def _aligned(lower_outline: np.ndarray, seen: np.ndarray, box, profile: Profile):
+def _aligned(lower_outline: np.ndarray, side: float, seen: np.ndarray, box, profile: Profile):
     """The move of image points ((K, 2) (x, y) -> (K, 2)) that best lays ``lower_outline``
     on ``seen`` (bool mask of the window ``box`` (x0, y0, x1, y1)), by intersection over
-    union: a shift of up to ``profile.stack_align_shift`` of the outline's side each way
-    along x and y, and a scale about its centre by 1 and 1 plus or minus
-    ``profile.stack_align_scale``."""
+    union: a shift of up to ``profile.stack_align_shift`` of the outline's ``side`` (pixels,
+    the square root of its area) each way along x and y, and a scale about its centre by 1
+    and 1 plus or minus ``profile.stack_align_scale``."""
     centre = lower_outline.mean(axis=0)
-    step = profile.stack_align_shift * np.sqrt(cv2.contourArea(lower_outline.astype(np.float32))) / _ALIGN_STEPS
+    step = profile.stack_align_shift * side / _ALIGN_STEPS
     count = np.count_nonzero(seen)
     best, best_overlap = (1.0, np.zeros(2)), -1.0
     for scale in (1 - profile.stack_align_scale, 1.0, 1 + profile.stack_align_scale):
