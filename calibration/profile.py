@@ -172,8 +172,8 @@ class Profile:
     shading_slope_range: tuple[float, float]
     max_uncertain_confidence: float
     confident_overlap: float
-    blue_black_gap: float
-    blue_black_separation: float
+    look_alike_gap: float
+    look_alike_separation: float
     stack_min_cover: float
     stack_side_cover: float
     stack_align_shift: float

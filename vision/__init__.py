@@ -8,8 +8,8 @@
 Stages, one module each: load, colour (table-relative colour), pieces (candidates), cards
 (what is printed on a rule card is not pieces), grid (lattice and camera), classify (colour
 and size), cells (snapping to cells), stacks (two colours in a cell: a stack or not), verify
-(the reading checked against the photo), blue_black (blue and black told apart across the
-city), detection, overlay.
+(the reading checked against the photo), look_alikes (blue from black and yellow from green,
+told apart across the city), detection, overlay.
 """
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ import numpy as np
 
 from calibration import Profile, load_profile
 
-from .blue_black import tell_blue_from_black
+from .look_alikes import tell_look_alikes
 from .cells import read_pieces
 from .colour import off_table_strength, plain_table, table_noise, table_palette, table_relative
 from .detection import DetectedPiece, Detection, build_detection
@@ -67,7 +67,7 @@ def analyze(rgb, profile: Profile | None = None) -> Detection:
         reading = read_pieces(found.blobs, (w, h), 1.4 * found.side, found.plain, found.profile)
         reading = check_reading(reading, found.strength, found.log_ratio, found.blobs, found.plain,
                                 float(np.mean(found.table[::8, ::8])), found.profile, found.strays)
-        reading = tell_blue_from_black(reading, rgb, found.strength, found.profile)
+        reading = tell_look_alikes(reading, rgb, found.strength, found.profile)
     except np.linalg.LinAlgError:
         raise BoardNotFound("the pieces found do not sit on a grid; photograph the city from above") from None
     return build_detection(reading, (w, h), found.profile, time.perf_counter() - start)

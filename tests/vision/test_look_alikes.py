@@ -1,22 +1,27 @@
-"""Blue and black told apart by the photo's own colours, on small painted photos."""
+"""Look-alike colours (blue and black, yellow and green) told apart by the photo's own colours,
+on small painted photos."""
+import dataclasses
+
 import numpy as np
 
 from calibration import load_profile
 from calibration.profile import COLOR_ORDER
-from vision.blue_black import blueness, split_at_gap, tell_blue_from_black
+from vision.look_alikes import blueness, split_at_gap, tell_look_alikes, warmth
 from vision.cells import CityReading, Reading
 
 PROFILE = load_profile()
-BLUE, BLACK, RED = (COLOR_ORDER.index(c) for c in ("blue", "black", "red"))
+BLUE, BLACK, RED, GREEN = (COLOR_ORDER.index(c) for c in ("blue", "black", "red", "green"))
 WARM_WOOD = (170, 110, 60)
 # glossy black reflecting a grey room, and a translucent blue piece on warm wood: both read
-# bluish against the table
-LOOKS = {"black": (95, 92, 90), "blue": (80, 95, 150), "red": (200, 40, 30)}
+# bluish against the table; translucent yellow and green on warm wood: both read olive
+LOOKS = {"black": (95, 92, 90), "blue": (80, 95, 150), "red": (200, 40, 30), "yellow": (150, 130, 40),
+         "green": (95, 115, 30)}
+FIRST_READ = {"black": BLUE, "yellow": GREEN}
 
 
 def painted(pieces: list[str]) -> tuple[np.ndarray, np.ndarray, list[Reading]]:
     """A photo of a row of pieces painted as ``LOOKS`` on warm wood, its strength map (1 on
-    the pieces) and readings of them all as blue (red stays red)."""
+    the pieces) and readings of them, black read blue and yellow read green (``FIRST_READ``)."""
     rng = np.random.default_rng(5)
     rgb = np.empty((60, 40 * len(pieces) + 20, 3), np.uint8)
     rgb[:] = WARM_WOOD
@@ -28,20 +33,38 @@ def painted(pieces: list[str]) -> tuple[np.ndarray, np.ndarray, list[Reading]]:
         rgb[20:40, x0:x0 + 20] = np.clip(np.array(LOOKS[name]) + noise, 0, 255).astype(np.uint8)
         strength[20:40, x0:x0 + 20] = 1.0
         square = np.array([[x0, 20], [x0 + 20, 20], [x0 + 20, 40], [x0, 40]], np.float64)
-        color = RED if name == "red" else BLUE
+        color = FIRST_READ.get(name, COLOR_ORDER.index(name))
         readings.append(Reading(k, 0, color, 2, 0, 0.9, (x0 + 10.0, 30.0), square))
     return rgb, strength, readings
 
 
-def read(pieces: list[str]) -> list[str]:
-    rgb, strength, readings = painted(pieces)
-    reading = CityReading(None, None, 30.0, 30.0, readings, np.zeros(3))
-    return [COLOR_ORDER[p.color_index] for p in tell_blue_from_black(reading, rgb, strength, PROFILE).pieces]
+def read(pieces: list[str], readings: list[Reading] | None = None) -> list[str]:
+    rgb, strength, first = painted(pieces)
+    reading = CityReading(None, None, 30.0, 30.0, readings or first, np.zeros(3))
+    return [COLOR_ORDER[p.color_index] for p in tell_look_alikes(reading, rgb, strength, PROFILE).pieces]
 
 
 def test_black_pieces_read_blue_against_warm_wood_are_read_black_by_their_own_grey():
     pieces = ["blue", "black", "red", "blue", "black", "black"]
     assert read(pieces) == pieces
+
+
+def test_yellow_pieces_read_green_against_warm_wood_are_read_yellow_by_their_own_warmth():
+    pieces = ["yellow", "green", "green", "yellow", "yellow", "blue"]
+    assert read(pieces) == pieces
+
+
+def test_a_piece_sharing_its_cell_is_not_read_again():
+    """A stack's outline holds both of its colours: a green piece on a red one looks warm."""
+    pieces = ["yellow", "green", "green", "yellow", "yellow"]
+    _, _, readings = painted(pieces)
+    on_top = dataclasses.replace(readings[0], color_index=RED, level=1)
+    assert read(pieces, readings + [on_top]) == ["green", "green", "green", "yellow", "yellow", "red"]
+
+
+def test_a_grey_piece_is_less_warm_than_a_yellow_one_and_a_green_one_less_still():
+    looks = [np.tile(np.array([LOOKS[c]], np.uint8), (10, 1)) for c in ("yellow", "green")]
+    assert warmth(looks[0]) > warmth(np.full((10, 3), 90, np.uint8)) - 0.01 > warmth(looks[1])
 
 
 def test_without_two_clear_groups_the_reading_stands():

@@ -1,0 +1,118 @@
+"""Telling look-alike colours apart by the photo's own colours, across the whole city.
+
+Each piece's colour is read against the table, and two pairs of colours can look alike that
+way while the photo itself tells them apart:
+
+- glossy black shows the room it reflects, not the table: against warm wood it can look as
+  blue as a blue piece. In the photo black is near grey and blue is bluer (:func:`blueness`).
+- translucent yellow and green both take on the colour of the table under them: on warm
+  wood both look olive. In the photo yellow is redder than green (:func:`warmth`).
+
+Where the pieces read as either colour of a pair fall into two groups of at least two by
+that measure, with a gap between the groups wide against the spread within them, the group
+higher on it takes the pair's first colour and the other group the second. Only pieces alone
+in their cell are measured: a stack's outline holds both of its colours.
+"""
+from __future__ import annotations
+
+import dataclasses
+import logging
+
+import numpy as np
+
+from calibration import Profile
+from calibration.profile import BLACK, COLOR_ORDER
+
+from .cells import CityReading
+from .model import window_mask
+
+log = logging.getLogger(__name__)
+
+BLUE, YELLOW, GREEN = (COLOR_ORDER.index(c) for c in ("blue", "yellow", "green"))
+_LEAST_SPREAD = 0.01  # a spread below a JPEG's rounding: pieces that look all alike
+
+
+def tell_look_alikes(reading: CityReading, rgb: np.ndarray, strength: np.ndarray,
+                     profile: Profile) -> CityReading:
+    """``reading`` with its blue and black pieces read again by :func:`blueness`, and its
+    yellow and green ones by :func:`warmth`, each over the pixels of a piece's outline in
+    ``rgb`` (uint8 (H, W, 3) RGB) that differ from the table (``strength``, float32 (H, W),
+    over ``profile.unseen_threshold``), split by :func:`split_at_gap` with
+    ``profile.look_alike_gap`` and ``profile.look_alike_separation``."""
+    for higher, lower, measure in ((BLUE, BLACK, blueness), (YELLOW, GREEN, warmth)):
+        reading = _tell_apart(reading, higher, lower, measure, rgb, strength, profile)
+    return reading
+
+
+def _tell_apart(reading: CityReading, higher: int, lower: int, measure, rgb: np.ndarray,
+                strength: np.ndarray, profile: Profile) -> CityReading:
+    """``reading`` with the pieces alone in their cell read as colour ``higher`` or
+    ``lower`` read again: split by ``measure`` (of (N, 3) uint8 RGB pixels), the group
+    higher on it is ``higher``."""
+    per_cell: dict[tuple[int, int], int] = {}
+    for piece in reading.pieces:
+        per_cell[piece.col, piece.row] = per_cell.get((piece.col, piece.row), 0) + 1
+    which, values = [], []
+    for k, piece in enumerate(reading.pieces):
+        if piece.color_index not in (higher, lower) or per_cell[piece.col, piece.row] > 1:
+            continue
+        pixels = _differing_pixels(piece.outline, rgb, strength, profile.unseen_threshold)
+        if len(pixels):
+            which.append(k)
+            values.append(measure(pixels))
+    threshold = split_at_gap(np.array(values), profile.look_alike_gap, profile.look_alike_separation)
+    if threshold is None:
+        return reading
+    pieces = list(reading.pieces)
+    for k, value in zip(which, values):
+        color = higher if value > threshold else lower
+        if color != pieces[k].color_index:
+            log.debug("piece at %s read %s by its %s", (pieces[k].col, pieces[k].row), COLOR_ORDER[color],
+                      measure.__name__)
+            pieces[k] = dataclasses.replace(pieces[k], color_index=color)
+    return dataclasses.replace(reading, pieces=pieces)
+
+
+def blueness(pixels: np.ndarray) -> float:
+    """Median over ``pixels`` ((N, 3) uint8 RGB) of log blue less the mean of log red and
+    log green."""
+    logs = np.log(pixels.astype(np.float64) + 1.0)
+    return float(np.median(logs[:, 2] - (logs[:, 0] + logs[:, 1]) / 2))
+
+
+def warmth(pixels: np.ndarray) -> float:
+    """Median over ``pixels`` ((N, 3) uint8 RGB) of log red less log green."""
+    logs = np.log(pixels.astype(np.float64) + 1.0)
+    return float(np.median(logs[:, 0] - logs[:, 1]))
+
+
+def split_at_gap(values: np.ndarray, min_gap: float, min_separation: float) -> float | None:
+    """Where ``values`` (N,) fall clearly into two groups of at least two: of the gaps between
+    neighbours once sorted, the one widest against the larger spread (standard deviation) of
+    the groups either side, if it is at least ``min_gap`` wide and ``min_separation`` times
+    that spread; its middle, else None. A lone value far from the rest (a yellow piece read
+    black in the shadow) is an outlier, not a group: rather than split it off, which would
+    read every other piece blue, the reading is left as it is."""
+    if len(values) < 4:
+        return None
+    ordered = np.sort(values)
+    gaps = np.diff(ordered)
+    spreads = np.array([max(np.std(ordered[:k + 1]), np.std(ordered[k + 1:])) for k in range(len(gaps))])
+    ratios = gaps / np.maximum(spreads, _LEAST_SPREAD)
+    ratios[0] = ratios[-1] = 0.0  # a group of one
+    best = int(np.argmax(ratios))
+    if gaps[best] < min_gap or ratios[best] < min_separation:
+        return None
+    return float(ordered[best] + ordered[best + 1]) / 2
+
+
+def _differing_pixels(shape: np.ndarray, rgb: np.ndarray, strength: np.ndarray, threshold: float) -> np.ndarray:
+    """(N, 3) uint8 RGB of the pixels inside the convex ``shape`` ((K, 2) image (x, y)) whose
+    ``strength`` exceeds ``threshold``; the part of the shape beyond the photo is left out."""
+    h, w = strength.shape
+    x0, y0 = np.clip(np.floor(shape.min(axis=0)).astype(int), 0, (w, h))
+    x1, y1 = np.clip(np.ceil(shape.max(axis=0)).astype(int) + 1, 0, (w, h))
+    if x1 <= x0 or y1 <= y0:
+        return np.zeros((0, 3), np.uint8)
+    inside = window_mask(shape, (x0, y0, x1, y1)).astype(bool) & (strength[y0:y1, x0:x1] > threshold)
+    return rgb[y0:y1, x0:x1][inside]
