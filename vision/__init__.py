@@ -21,12 +21,12 @@ import numpy as np
 
 from calibration import Profile, load_profile
 
-from .look_alikes import tell_look_alikes
 from .cells import read_pieces
 from .colour import off_table_strength, plain_table, table_noise, table_palette, table_relative
 from .detection import DetectedPiece, Detection, build_detection
 from .errors import BoardNotFound, PhotoError, VisionError
 from .load import load_photo
+from .look_alikes import tell_look_alikes
 from .overlay import draw_overlay
 from .pieces import Blob, find_blobs
 from .verify import check_reading

@@ -39,22 +39,23 @@ def tell_look_alikes(reading: CityReading, rgb: np.ndarray, strength: np.ndarray
     ``rgb`` (uint8 (H, W, 3) RGB) that differ from the table (``strength``, float32 (H, W),
     over ``profile.unseen_threshold``), split by :func:`split_at_gap` with
     ``profile.look_alike_gap`` and ``profile.look_alike_separation``."""
-    for higher, lower, measure in ((BLUE, BLACK, blueness), (YELLOW, GREEN, warmth)):
-        reading = _tell_apart(reading, higher, lower, measure, rgb, strength, profile)
-    return reading
-
-
-def _tell_apart(reading: CityReading, higher: int, lower: int, measure, rgb: np.ndarray,
-                strength: np.ndarray, profile: Profile) -> CityReading:
-    """``reading`` with the pieces alone in their cell read as colour ``higher`` or
-    ``lower`` read again: split by ``measure`` (of (N, 3) uint8 RGB pixels), the group
-    higher on it is ``higher``."""
     per_cell: dict[tuple[int, int], int] = {}
     for piece in reading.pieces:
         per_cell[piece.col, piece.row] = per_cell.get((piece.col, piece.row), 0) + 1
+    alone = [per_cell[piece.col, piece.row] == 1 for piece in reading.pieces]
+    for higher, lower, measure in ((BLUE, BLACK, blueness), (YELLOW, GREEN, warmth)):
+        reading = _tell_apart(reading, alone, higher, lower, measure, rgb, strength, profile)
+    return reading
+
+
+def _tell_apart(reading: CityReading, alone: list[bool], higher: int, lower: int, measure, rgb: np.ndarray,
+                strength: np.ndarray, profile: Profile) -> CityReading:
+    """``reading`` with the pieces read as colour ``higher`` or ``lower`` and ``alone`` in
+    their cell (one bool per piece) read again: split by ``measure`` (of (N, 3) uint8 RGB
+    pixels), the group higher on it is ``higher``."""
     which, values = [], []
     for k, piece in enumerate(reading.pieces):
-        if piece.color_index not in (higher, lower) or per_cell[piece.col, piece.row] > 1:
+        if piece.color_index not in (higher, lower) or not alone[k]:
             continue
         pixels = _differing_pixels(piece.outline, rgb, strength, profile.unseen_threshold)
         if len(pixels):
