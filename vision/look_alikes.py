@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from collections import Counter
 
 import numpy as np
 
@@ -39,9 +40,7 @@ def tell_look_alikes(reading: CityReading, rgb: np.ndarray, strength: np.ndarray
     ``rgb`` (uint8 (H, W, 3) RGB) that differ from the table (``strength``, float32 (H, W),
     over ``profile.unseen_threshold``), split by :func:`split_at_gap` with
     ``profile.look_alike_gap`` and ``profile.look_alike_separation``."""
-    per_cell: dict[tuple[int, int], int] = {}
-    for piece in reading.pieces:
-        per_cell[piece.col, piece.row] = per_cell.get((piece.col, piece.row), 0) + 1
+    per_cell = Counter((piece.col, piece.row) for piece in reading.pieces)
     alone = [per_cell[piece.col, piece.row] == 1 for piece in reading.pieces]
     for higher, lower, measure in ((BLUE, BLACK, blueness), (YELLOW, GREEN, warmth)):
         reading = _tell_apart(reading, alone, higher, lower, measure, rgb, strength, profile)
