@@ -92,7 +92,7 @@ def split_at_gap(values: np.ndarray, min_gap: float, min_separation: float) -> f
     the groups either side, if it is at least ``min_gap`` wide and ``min_separation`` times
     that spread; its middle, else None. A lone value far from the rest (a yellow piece read
     black in the shadow) is an outlier, not a group: rather than split it off, which would
-    read every other piece blue, the reading is left as it is."""
+    give every other piece the pair's other colour, the reading is left as it is."""
     if len(values) < 4:
         return None
     ordered = np.sort(values)
