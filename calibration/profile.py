@@ -139,6 +139,7 @@ class Profile:
     glow_offset: float
     glow_shadow_depth: float
     glow_shadow_tint: float
+    unlit_glow_median: float
     card_min_side: float
     card_rect_fill: float
     card_hull_fill: float
@@ -162,6 +163,7 @@ class Profile:
     max_tilt_deg: float
     oblique_warning_deg: float
     steep_refit_prior_deg: float
+    unlit_retry_ratio: float
     size_tolerance: float
     outline_tolerance: float
     same_size_cost: float

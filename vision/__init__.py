@@ -14,6 +14,7 @@ told apart across the city), detection, overlay.
 from __future__ import annotations
 
 import dataclasses
+import logging
 import time
 from dataclasses import dataclass
 
@@ -30,6 +31,8 @@ from .look_alikes import tell_look_alikes
 from .overlay import draw_overlay
 from .pieces import Blob, find_blobs
 from .verify import check_reading
+
+logger = logging.getLogger(__name__)
 
 __all__ = ["analyze", "find_candidates", "Candidates", "load_photo", "draw_overlay", "Detection", "DetectedPiece",
            "VisionError", "PhotoError", "BoardNotFound"]
@@ -58,13 +61,22 @@ class Candidates:
 def analyze(rgb, profile: Profile | None = None) -> Detection:
     """Read the city in ``rgb`` (uint8 (H, W, 3) RGB, as from :func:`load_photo`).
 
+    Where the pieces look larger than their spacing leaves room for (the pitch they are
+    modelled at is under ``unlit_retry_ratio`` of the grid's: a low lamp's long shadows,
+    labelled with the pieces), the photo is read again with the pixels brighter than the
+    table in no channel left out where the pieces glow (see :func:`vision.pieces.find_blobs`),
+    and the reading whose two pitches agree better is kept.
+
     Raises :class:`BoardNotFound` when no piece stands out from the table.
     """
     start = time.perf_counter()
-    found = find_candidates(rgb, profile or load_profile())
+    profile = profile or load_profile()
+    found = find_candidates(rgb, profile)
     h, w = rgb.shape[:2]
     try:
-        reading = read_pieces(found.blobs, (w, h), 1.4 * found.side, found.plain, found.profile)
+        reading = _read(found, (w, h))
+        if reading.pitch_mm < profile.unlit_retry_ratio * reading.grid_pitch_mm:
+            found, reading = _read_without_shadows(rgb, profile, found, reading)
         reading = check_reading(reading, found.strength, found.log_ratio, found.blobs, found.plain,
                                 float(np.mean(found.table[::8, ::8])), found.profile, found.strays)
         reading = tell_look_alikes(reading, rgb, found.strength, found.profile)
@@ -73,8 +85,28 @@ def analyze(rgb, profile: Profile | None = None) -> Detection:
     return build_detection(reading, (w, h), found.profile, time.perf_counter() - start)
 
 
-def find_candidates(rgb, profile: Profile) -> Candidates:
-    """The piece candidates in ``rgb`` (uint8 (H, W, 3) RGB) and what they were found with.
+def _read(found: Candidates, image_size: tuple[int, int]):
+    """The :class:`vision.cells.CityReading` of ``found`` in an image of ``image_size`` (w, h)."""
+    return read_pieces(found.blobs, image_size, 1.4 * found.side, found.plain, found.profile)
+
+
+def _read_without_shadows(rgb, profile: Profile, found: Candidates, reading):
+    """``found`` and its ``reading``, or the candidates found in ``rgb`` without unlit pixels
+    and their reading, whichever reading's outline pitch is nearer its grid pitch."""
+    logger.info("pieces look larger than their spacing allows: read again without shadows")
+    try:
+        again = find_candidates(rgb, profile, unlit_shadows=True)
+        second = _read(again, rgb.shape[1::-1])
+    except (VisionError, np.linalg.LinAlgError):
+        return found, reading
+    if abs(np.log(second.pitch_mm / second.grid_pitch_mm)) < abs(np.log(reading.pitch_mm / reading.grid_pitch_mm)):
+        return again, second
+    return found, reading
+
+
+def find_candidates(rgb, profile: Profile, unlit_shadows: bool = False) -> Candidates:
+    """The piece candidates in ``rgb`` (uint8 (H, W, 3) RGB) and what they were found with;
+    ``unlit_shadows``: see :func:`vision.pieces.find_blobs`.
 
     Raises :class:`BoardNotFound` when no piece stands out from the table.
     """
@@ -86,7 +118,7 @@ def find_candidates(rgb, profile: Profile) -> Candidates:
     else:  # a print's colours, and the blends at their edges, each need an entry
         palette = table_palette(log_ratio, profile, profile.print_palette_size)
     strength = off_table_strength(log_ratio, palette, table, plain, profile)
-    blobs, side, log_ratio, strays = find_blobs(log_ratio, strength, table, profile)
+    blobs, side, log_ratio, strays = find_blobs(log_ratio, strength, table, profile, unlit_shadows)
     if not blobs:
         raise BoardNotFound("no pieces found: is the whole city in the photo, on a plain table?")
     return Candidates(blobs, side, log_ratio, strength, table, plain, profile, strays)

@@ -1,5 +1,6 @@
 """Table-relative colour, colour classification and candidate finding on small synthetic
-photos: a lit table with pieces drawn as squares tinted like the default profile says."""
+photos: a lit table with pieces drawn as squares tinted like the default profile says (and
+a city of such pieces under a low lamp, read again without its shadows)."""
 import dataclasses
 from pathlib import Path
 
@@ -534,3 +535,59 @@ def test_the_print_on_a_rule_card_beside_the_city_is_not_pieces():
     blobs, _, _, _ = find_blobs(log_ratio, off_table(log_ratio, table_palette(log_ratio, PROFILE)), table, PROFILE)
     read = sorted((round(b.center[0]), round(b.center[1]), COLOR_ORDER[b.color_index]) for b in blobs)
     assert read == [(56, 216, "red"), (116, 216, "green"), (150, 380, "red"), (176, 216, "yellow")]
+
+
+def glowing_piece(img, color, x, y, side, shadow):
+    """A piece of ``color`` lit through its plastic over a dark table: as the profile tints
+    it, and 2.5 times brighter in its own channels. Below it, over ``shadow`` of its side, its
+    shadow: the table lit through the plastic, never brighter than the lit table."""
+    before = img[y + side // 2, x + side // 2].copy()
+    tint(img, color, x, y, side)
+    through = np.minimum(img[y + side // 2, x + side // 2] / before, 0.9)
+    own = {"red": [0], "yellow": [0, 1], "green": [1], "blue": [2]}[color]
+    img[y:y + side, x:x + side, own] *= 2.5
+    img[y + side:y + side + int(shadow * side), x:x + side] *= through.astype(np.float32)
+
+
+def test_read_without_unlit_pixels_glowing_pieces_lose_their_shadows():
+    """Where the pieces glow, each candidate holds its piece and its tinted shadow; without
+    the pixels brighter than the table in no channel, the piece alone. On a wood table, where
+    the pieces absorb light and do not glow, nothing is left out."""
+    img = table_photo(table=(40, 38, 36))
+    for k, color in enumerate(("red", "yellow", "green", "blue")):
+        glowing_piece(img, color, 120 + 100 * k, 200, 40, 0.5)
+    log_ratio, table = table_relative(np.clip(img, 0, 255).astype(np.uint8), PROFILE)
+    strength = off_table(log_ratio, table_palette(log_ratio, PROFILE))
+    for unlit_shadows in (False, True):
+        blobs, _, _, _ = find_blobs(log_ratio, strength, table, PROFILE, unlit_shadows)
+        assert [COLOR_ORDER[b.color_index] for b in sorted(blobs, key=lambda b: b.center[0])] == \
+            ["red", "yellow", "green", "blue"]
+        pieces_alone = [abs(b.center[1] - 220) < 2 and abs(b.area - 1600) < 50 for b in blobs]
+        assert all(pieces_alone) if unlit_shadows else not any(pieces_alone)
+    img = table_photo()
+    for k, color in enumerate(("red", "yellow", "green", "blue")):
+        tint(img, color, 120 + 100 * k, 200, 40)
+    log_ratio, table = table_relative(np.clip(img, 0, 255).astype(np.uint8), PROFILE)
+    strength = off_table(log_ratio, table_palette(log_ratio, PROFILE))
+    found = [[(b.center, b.area) for b in find_blobs(log_ratio, strength, table, PROFILE, unlit)[0]]
+             for unlit in (False, True)]
+    assert found[0] == found[1] and len(found[0]) == 4
+
+
+def test_a_city_under_a_low_lamp_is_read_again_without_its_shadows():
+    """Glowing pieces of three sizes on a 80-pixel grid, each with a tinted shadow as long as
+    its side: with their shadows the pieces look larger than their spacing allows, and the
+    sizes read so are wrong. Read again without the unlit pixels, they are right."""
+    import vision
+
+    img = table_photo(h=600, w=800, table=(40, 38, 36))
+    sizes = [[1, 3, 2, 3], [2, 1, 3, 1], [3, 2, 1, 2]]
+    for row, col in np.ndindex(3, 4):
+        side = {1: 29, 2: 40, 3: 51}[sizes[row][col]]  # base widths at 2 pixels a millimetre
+        color = ("red", "yellow", "green", "blue")[(row + col) % 4]
+        glowing_piece(img, color, 220 + 80 * col - side // 2, 200 + 80 * row - side // 2, side, 1.0)
+    img = np.clip(img, 0, 255).astype(np.uint8)
+    for retry_ratio, right in ((PROFILE.unlit_retry_ratio, True), (0.0, False)):
+        pieces = vision.analyze(img, dataclasses.replace(PROFILE, unlit_retry_ratio=retry_ratio)).pieces
+        assert (sorted((p.row, p.col, p.size) for p in pieces) ==
+                [(row, col, sizes[row][col]) for row, col in np.ndindex(3, 4)]) == right
