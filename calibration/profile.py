@@ -163,7 +163,6 @@ class Profile:
     max_tilt_deg: float
     oblique_warning_deg: float
     steep_refit_prior_deg: float
-    unlit_retry_ratio: float
     size_tolerance: float
     outline_tolerance: float
     same_size_cost: float

@@ -62,10 +62,10 @@ def analyze(rgb, profile: Profile | None = None) -> Detection:
     """Read the city in ``rgb`` (uint8 (H, W, 3) RGB, as from :func:`load_photo`).
 
     Where the pieces look larger than their spacing leaves room for (the pitch they are
-    modelled at is under ``unlit_retry_ratio`` of the grid's: a low lamp's long shadows,
-    labelled with the pieces), the photo is read again with the pixels brighter than the
-    table in no channel left out where the pieces glow (see :func:`vision.pieces.find_blobs`),
-    and the reading whose two pitches agree better is kept.
+    modelled at is finer than the grid's: a low lamp's long shadows, labelled with the
+    pieces, say), the photo is read again with the pixels brighter than the table in no
+    channel left out where the pieces glow (see :func:`vision.pieces.find_blobs`), and the
+    reading whose two pitches agree better is kept.
 
     Raises :class:`BoardNotFound` when no piece stands out from the table.
     """
@@ -75,7 +75,7 @@ def analyze(rgb, profile: Profile | None = None) -> Detection:
     h, w = rgb.shape[:2]
     try:
         reading = _read(found, (w, h))
-        if reading.pitch_mm < profile.unlit_retry_ratio * reading.grid_pitch_mm:
+        if reading.pitch_mm < reading.grid_pitch_mm:
             found, reading = _read_without_shadows(rgb, profile, found, reading)
         reading = check_reading(reading, found.strength, found.log_ratio, found.blobs, found.plain,
                                 float(np.mean(found.table[::8, ::8])), found.profile, found.strays)

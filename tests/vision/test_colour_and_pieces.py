@@ -587,7 +587,7 @@ def test_a_city_under_a_low_lamp_is_read_again_without_its_shadows():
         color = ("red", "yellow", "green", "blue")[(row + col) % 4]
         glowing_piece(img, color, 220 + 80 * col - side // 2, 200 + 80 * row - side // 2, side, 1.0)
     img = np.clip(img, 0, 255).astype(np.uint8)
-    for retry_ratio, right in ((PROFILE.unlit_retry_ratio, True), (0.0, False)):
-        pieces = vision.analyze(img, dataclasses.replace(PROFILE, unlit_retry_ratio=retry_ratio)).pieces
+    for glow_median, right in ((PROFILE.unlit_glow_median, True), (np.inf, False)):  # inf: no unlit pixels
+        pieces = vision.analyze(img, dataclasses.replace(PROFILE, unlit_glow_median=glow_median)).pieces
         assert (sorted((p.row, p.col, p.size) for p in pieces) ==
                 [(row, col, sizes[row][col]) for row, col in np.ndindex(3, 4)]) == right
