@@ -63,9 +63,9 @@ def analyze(rgb, profile: Profile | None = None) -> Detection:
 
     Where the pieces look larger than their spacing leaves room for (the pitch they are
     modelled at is finer than the grid's: a low lamp's long shadows, labelled with the
-    pieces, say), the photo is read again with the pixels brighter than the table in no
-    channel left out where the pieces glow (see :func:`vision.pieces.find_blobs`), and the
-    reading whose two pitches agree better is kept.
+    pieces, say), and the pieces glow (:func:`_glowing`), the photo is read again with the
+    pixels brighter than the table in no channel left out (see
+    :func:`vision.pieces.find_blobs`), and the reading whose two pitches agree better is kept.
 
     Raises :class:`BoardNotFound` when no piece stands out from the table.
     """
@@ -75,7 +75,7 @@ def analyze(rgb, profile: Profile | None = None) -> Detection:
     h, w = rgb.shape[:2]
     try:
         reading = _read(found, (w, h))
-        if reading.pitch_mm < reading.grid_pitch_mm:
+        if reading.pitch_mm < reading.grid_pitch_mm and _glowing(found, profile.unlit_glow_median):
             found, reading = _read_without_shadows(rgb, profile, found, reading)
         reading = check_reading(reading, found.strength, found.log_ratio, found.blobs, found.plain,
                                 float(np.mean(found.table[::8, ::8])), found.profile, found.strays)
@@ -88,6 +88,14 @@ def analyze(rgb, profile: Profile | None = None) -> Detection:
 def _read(found: Candidates, image_size: tuple[int, int]):
     """The :class:`vision.cells.CityReading` of ``found`` in an image of ``image_size`` (w, h)."""
     return read_pieces(found.blobs, image_size, 1.4 * found.side, found.plain, found.profile)
+
+
+def _glowing(found: Candidates, glow_median: float) -> bool:
+    """Whether the pieces glow (light through tinted plastic over a dark table): the median,
+    over the candidates' pixels, of each pixel's brightest channel's log ratio is over
+    ``glow_median``. A shadow is never brighter than the lit table; such a piece is."""
+    pixels = np.vstack([blob.pixels for blob in found.blobs])
+    return bool(np.median(found.log_ratio[pixels[:, 1], pixels[:, 0]].max(axis=1)) > glow_median)
 
 
 def _read_without_shadows(rgb, profile: Profile, found: Candidates, reading):

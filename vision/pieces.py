@@ -179,11 +179,10 @@ def find_blobs(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray, p
     thin to be a piece is a candidate only round one of another colour (:func:`_rings`, with
     ``frame_min_share`` and ``frame_min_area``).
 
-    With ``unlit_shadows``, where the pieces glow by the pixels themselves (the median over
-    what stands out of each pixel's brightest channel's log ratio is over
-    ``unlit_glow_median``), a pixel brighter than the table in no channel is shadow: a shadow,
-    tinted or not, is the table with less light. (A piece's face turned from the lamp can be
-    as dim, so this is for a second reading, see :func:`vision.analyze`.)
+    With ``unlit_shadows``, the pixels brighter than the table in no channel are left out:
+    where the pieces glow, they are shadows (a shadow, tinted or not, is the table with less
+    light). A piece's face turned from the lamp can be as dim, so this is for a second
+    reading (see :func:`vision.analyze`).
     """
     fg = foreground(log_ratio, strength, table, profile)
     glare = False  # whether a tinted candidate brighter than the table in every channel is glare
@@ -213,7 +212,7 @@ def find_blobs(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray, p
         if glowing:  # the pieces glow: what is darker than the table is shadow
             fg = fg & (log_ratio.max(axis=2) > -profile.glow_shadow_depth)
     if unlit_shadows:
-        fg = fg & ~_unlit(log_ratio, fg, profile.unlit_glow_median)
+        fg = fg & (log_ratio.max(axis=2) > 0)
     labels = pixel_labels(log_ratio, fg, expected, profile.colors.brightness_weights(),
                           max(5, int(profile.label_window_side * scale) | 1))
     blobs: list[Blob] = []
@@ -247,16 +246,6 @@ def find_blobs(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray, p
     if len(city) > profile.max_candidates:
         raise _too_busy(profile.max_candidates)
     return city, scale, log_ratio, strays
-
-
-def _unlit(log_ratio: np.ndarray, fg: np.ndarray, glow_median: float) -> np.ndarray:
-    """bool (H, W): the pixels brighter than the table in no channel (``log_ratio`` float32
-    (H, W, 3)), where the median over ``fg`` (bool (H, W)) of each pixel's brightest channel
-    is over ``glow_median``; else none."""
-    brightest = log_ratio.max(axis=2)
-    if not fg.any() or np.median(brightest[fg]) <= glow_median:
-        return np.zeros(fg.shape, bool)
-    return brightest <= 0
 
 
 def _paper(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray, blobs: list[Blob],

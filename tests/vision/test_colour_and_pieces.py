@@ -551,8 +551,7 @@ def glowing_piece(img, color, x, y, side, shadow):
 
 def test_read_without_unlit_pixels_glowing_pieces_lose_their_shadows():
     """Where the pieces glow, each candidate holds its piece and its tinted shadow; without
-    the pixels brighter than the table in no channel, the piece alone. On a wood table, where
-    the pieces absorb light and do not glow, nothing is left out."""
+    the pixels brighter than the table in no channel, the piece alone."""
     img = table_photo(table=(40, 38, 36))
     for k, color in enumerate(("red", "yellow", "green", "blue")):
         glowing_piece(img, color, 120 + 100 * k, 200, 40, 0.5)
@@ -564,14 +563,6 @@ def test_read_without_unlit_pixels_glowing_pieces_lose_their_shadows():
             ["red", "yellow", "green", "blue"]
         pieces_alone = [abs(b.center[1] - 220) < 2 and abs(b.area - 1600) < 50 for b in blobs]
         assert all(pieces_alone) if unlit_shadows else not any(pieces_alone)
-    img = table_photo()
-    for k, color in enumerate(("red", "yellow", "green", "blue")):
-        tint(img, color, 120 + 100 * k, 200, 40)
-    log_ratio, table = table_relative(np.clip(img, 0, 255).astype(np.uint8), PROFILE)
-    strength = off_table(log_ratio, table_palette(log_ratio, PROFILE))
-    found = [[(b.center, b.area) for b in find_blobs(log_ratio, strength, table, PROFILE, unlit)[0]]
-             for unlit in (False, True)]
-    assert found[0] == found[1] and len(found[0]) == 4
 
 
 def test_a_city_under_a_low_lamp_is_read_again_without_its_shadows():
