@@ -162,6 +162,7 @@ class Profile:
     tilt_prior_deg: float
     max_tilt_deg: float
     oblique_warning_deg: float
+    shadow_warning_ratio: float
     steep_refit_prior_deg: float
     size_tolerance: float
     outline_tolerance: float

@@ -90,6 +90,9 @@ def build_detection(reading, image_size, profile, seconds: float) -> Detection:
     tilt = reading.camera.tilt_deg
     if tilt > profile.oblique_warning_deg:
         warnings.append(f"photo too oblique ({tilt:.0f} degrees from straight down); hold the phone higher")
+    if reading.pitch_mm < profile.shadow_warning_ratio * reading.grid_pitch_mm:
+        warnings.append("the pieces look larger than their spacing allows (long shadows under a low lamp?); "
+                        "check the sizes, or light the table from above and photograph again")
     if len(reading.grid.residual) and np.median(reading.grid.residual) > 0.3:
         warnings.append("the pieces do not sit on a clear grid; check the cells")
     return Detection(pieces, H / H[2, 2], image_size, tilt, reading.grid_pitch_mm, warnings, seconds)

@@ -12,10 +12,11 @@ from vision.cells import Reading
 from vision.detection import build_detection
 
 
-def reading_along(angle_deg, cells, tilt_deg=0.0):
+def reading_along(angle_deg, cells, tilt_deg=0.0, pitch_mm=32.0):
     """A reading whose grid's column axis points ``angle_deg`` from the photo's x axis (y
     down), 40 pixels a cell, with one small red piece on each (col, row) of ``cells``, by a
-    camera ``tilt_deg`` from straight down."""
+    camera ``tilt_deg`` from straight down; its grid's pitch is 32 mm, its pieces are
+    modelled at ``pitch_mm``."""
     a = np.radians(angle_deg)
     H = np.array([[40 * np.cos(a), -40 * np.sin(a), 300.0], [40 * np.sin(a), 40 * np.cos(a), 300.0], [0, 0, 1]])
     pieces = []
@@ -23,7 +24,8 @@ def reading_along(angle_deg, cells, tilt_deg=0.0):
         x, y, w = H @ (col, row, 1)
         pieces.append(Reading(col, row, 0, 1, 0, 0.9, (x / w, y / w), np.zeros((4, 2))))
     grid = SimpleNamespace(H=H, residual=np.zeros(len(cells)))
-    return SimpleNamespace(grid=grid, pieces=pieces, camera=SimpleNamespace(tilt_deg=tilt_deg), grid_pitch_mm=32.0)
+    return SimpleNamespace(grid=grid, pieces=pieces, camera=SimpleNamespace(tilt_deg=tilt_deg), grid_pitch_mm=32.0,
+                           pitch_mm=pitch_mm)
 
 
 @pytest.mark.parametrize("angle", [-130, -50, 40, 50, 95, 170])
@@ -51,3 +53,14 @@ def test_a_photo_steeper_than_the_profile_allows_is_warned_of():
     assert not [w for w in build_detection(reading, (800, 600), profile, 0.0).warnings if "oblique" in w]
     strict = dataclasses.replace(profile, oblique_warning_deg=profile.oblique_warning_deg - 5)
     assert [w for w in build_detection(reading, (800, 600), strict, 0.0).warnings if "oblique" in w]
+
+
+def test_pieces_that_look_larger_than_their_spacing_allows_are_warned_of():
+    """Pieces modelled at a pitch under ``shadow_warning_ratio`` of the grid's look larger
+    than their spacing allows, as with a low lamp's long shadows: the reading is warned of;
+    at the grid's pitch it is not."""
+    profile = load_profile()
+    for pitch_mm, warned in ((32.0, False), (0.97 * 32 * profile.shadow_warning_ratio, True)):
+        reading = reading_along(0, [(0, 0), (1, 0)], pitch_mm=pitch_mm)
+        warnings = build_detection(reading, (800, 600), profile, 0.0).warnings
+        assert bool([w for w in warnings if "larger than their spacing" in w]) == warned
