@@ -70,13 +70,13 @@ def analyze(rgb, profile: Profile | None = None) -> Detection:
     Raises :class:`BoardNotFound` when no piece stands out from the table.
     """
     start = time.perf_counter()
-    profile = profile or load_profile()
-    found = find_candidates(rgb, profile)
+    view = _table_view(rgb, profile or load_profile())
+    found = _candidates(view)
     h, w = rgb.shape[:2]
     try:
         reading = _read(found, (w, h))
-        if reading.pitch_mm < reading.grid_pitch_mm and _glowing(found, profile.unlit_glow_median):
-            found, reading = _read_without_shadows(rgb, profile, found, reading)
+        if reading.pitch_mm < reading.grid_pitch_mm and _glowing(found, found.profile.unlit_glow_median):
+            found, reading = _read_without_shadows(view, found, reading, (w, h))
         reading = check_reading(reading, found.strength, found.log_ratio, found.blobs, found.plain,
                                 float(np.mean(found.table[::8, ::8])), found.profile, found.strays)
         reading = tell_look_alikes(reading, rgb, found.strength, found.profile)
@@ -98,13 +98,14 @@ def _glowing(found: Candidates, glow_median: float) -> bool:
     return bool(np.median(found.log_ratio[pixels[:, 1], pixels[:, 0]].max(axis=1)) > glow_median)
 
 
-def _read_without_shadows(rgb, profile: Profile, found: Candidates, reading):
-    """``found`` and its ``reading``, or the candidates found in ``rgb`` without unlit pixels
-    and their reading, whichever reading's outline pitch is nearer its grid pitch."""
+def _read_without_shadows(view: tuple, found: Candidates, reading, image_size: tuple[int, int]):
+    """``found`` and its ``reading``, or the candidates found in the table ``view`` (see
+    :func:`_table_view`) without unlit pixels and their reading, whichever reading's outline
+    pitch is nearer its grid pitch; ``image_size`` is (w, h)."""
     logger.info("pieces look larger than their spacing allows: read again without shadows")
     try:
-        again = find_candidates(rgb, profile, unlit_shadows=True)
-        second = _read(again, rgb.shape[1::-1])
+        again = _candidates(view, unlit_shadows=True)
+        second = _read(again, image_size)
     except (VisionError, np.linalg.LinAlgError):
         return found, reading
     if abs(np.log(second.pitch_mm / second.grid_pitch_mm)) < abs(np.log(reading.pitch_mm / reading.grid_pitch_mm)):
@@ -118,6 +119,14 @@ def find_candidates(rgb, profile: Profile, unlit_shadows: bool = False) -> Candi
 
     Raises :class:`BoardNotFound` when no piece stands out from the table.
     """
+    return _candidates(_table_view(rgb, profile), unlit_shadows)
+
+
+def _table_view(rgb, profile: Profile) -> tuple:
+    """What the candidates in ``rgb`` (uint8 (H, W, 3) RGB) are found from: the log ratio to
+    the table (float32 (H, W, 3)), the table (float32 (H, W, 3) RGB), how far each pixel
+    stands out (float32 (H, W)), whether the table is plain, and ``profile`` as adjusted to
+    the photo's grain."""
     log_ratio, table = table_relative(rgb, profile)
     palette = table_palette(log_ratio, profile)
     plain = plain_table(palette, profile)
@@ -125,7 +134,12 @@ def find_candidates(rgb, profile: Profile, unlit_shadows: bool = False) -> Candi
         profile = _for_grain(profile, table_noise(log_ratio, profile))
     else:  # a print's colours, and the blends at their edges, each need an entry
         palette = table_palette(log_ratio, profile, profile.print_palette_size)
-    strength = off_table_strength(log_ratio, palette, table, plain, profile)
+    return log_ratio, table, off_table_strength(log_ratio, palette, table, plain, profile), plain, profile
+
+
+def _candidates(view: tuple, unlit_shadows: bool = False) -> Candidates:
+    """:func:`find_candidates` in the table ``view`` (see :func:`_table_view`)."""
+    log_ratio, table, strength, plain, profile = view
     blobs, side, log_ratio, strays = find_blobs(log_ratio, strength, table, profile, unlit_shadows)
     if not blobs:
         raise BoardNotFound("no pieces found: is the whole city in the photo, on a plain table?")
