@@ -113,13 +113,12 @@ def _read_without_shadows(view: tuple, found: Candidates, reading, image_size: t
     return found, reading
 
 
-def find_candidates(rgb, profile: Profile, unlit_shadows: bool = False) -> Candidates:
-    """The piece candidates in ``rgb`` (uint8 (H, W, 3) RGB) and what they were found with;
-    ``unlit_shadows``: see :func:`vision.pieces.find_blobs`.
+def find_candidates(rgb, profile: Profile) -> Candidates:
+    """The piece candidates in ``rgb`` (uint8 (H, W, 3) RGB) and what they were found with.
 
     Raises :class:`BoardNotFound` when no piece stands out from the table.
     """
-    return _candidates(_table_view(rgb, profile), unlit_shadows)
+    return _candidates(_table_view(rgb, profile))
 
 
 def _table_view(rgb, profile: Profile) -> tuple:
@@ -138,7 +137,8 @@ def _table_view(rgb, profile: Profile) -> tuple:
 
 
 def _candidates(view: tuple, unlit_shadows: bool = False) -> Candidates:
-    """:func:`find_candidates` in the table ``view`` (see :func:`_table_view`)."""
+    """:func:`find_candidates` in the table ``view`` (see :func:`_table_view`);
+    ``unlit_shadows``: see :func:`vision.pieces.find_blobs`."""
     log_ratio, table, strength, plain, profile = view
     blobs, side, log_ratio, strays = find_blobs(log_ratio, strength, table, profile, unlit_shadows)
     if not blobs:
