@@ -72,7 +72,7 @@ def check_reading(reading: CityReading, strength: np.ndarray, log_ratio: np.ndar
     edges = _relative_edges(log_ratio, differs) if plain and table_level <= profile.edge_table_level else None
     kept = drop_shapeless(reading, differs, profile)
     found = add_unseen(kept, differs, strength, log_ratio, blobs, plain, edges, profile)
-    found = found if edges is None else black_sizes_from_edges(found, len(kept.pieces), edges, profile)
+    found = found if edges is None else black_sizes_from_edges(found, edges, profile)
     return add_strays(found, strays, log_ratio, blobs, plain, profile)
 
 
@@ -120,17 +120,17 @@ def _stray_cell(reading: CityReading, to_grid: np.ndarray, center: tuple[float, 
     return int(col), int(row)
 
 
-def black_sizes_from_edges(reading: CityReading, known: int, edges: np.ndarray, profile: Profile) -> CityReading:
-    """``reading`` with the black pieces on the table among its first ``known`` (those seen
-    at first, not on a second look) sized by their edges where these tell: on a dim table a
-    glossy black piece's lit faces can match the table and drop out of what was seen of it,
-    but its outline still shows. Where the mean of ``edges`` (from :func:`_relative_edges`)
-    along one size's projected outline is at least ``edge_outline_ratio`` and
-    ``edge_outline_contrast`` times that along any other size's (:func:`_outlined_size`),
-    the piece takes that size."""
+def black_sizes_from_edges(reading: CityReading, edges: np.ndarray, profile: Profile) -> CityReading:
+    """``reading`` with its black pieces on the table sized by their edges where these tell:
+    on a dim table a glossy black piece's lit faces can match the table and drop out of what
+    was seen of it, and its soft shadow can look like more of it, but its outline still
+    shows. This holds for the pieces seen at first and for those found on a second look.
+    Where the mean of ``edges`` (from :func:`_relative_edges`) along one size's projected
+    outline is at least ``edge_outline_ratio`` and ``edge_outline_contrast`` times that along
+    any other size's (:func:`_outlined_size`), the piece takes that size."""
     stacked = {(p.col, p.row) for p in reading.pieces if p.level == 1}
     pieces = list(reading.pieces)
-    for k, p in enumerate(pieces[:known]):
+    for k, p in enumerate(pieces):
         if p.level or p.color_index != BLACK or (p.col, p.row) in stacked:
             continue
         shapes, box = _cell_outlines(reading, (p.col, p.row), edges.shape)

@@ -314,6 +314,27 @@ def test_a_black_piece_whose_lit_face_matches_a_dim_table_is_sized_by_its_outlin
     assert check_reading(reading, strength, log_ratio, blobs_of(reading), True, BRIGHT, PROFILE).pieces[1].size == 2
 
 
+
+def test_a_black_piece_found_on_a_second_look_is_sized_by_its_outline():
+    """A small black pyramid missed at first, on a dim table, with its soft shadow round it
+    as dark as it: the second look sees a medium's outline filled, but the piece's own
+    outline is where the sharp edge runs. (Without the edges, on a white table, the second
+    look's medium stands.)"""
+    reading = straight_down_reading([(0, 0, "red", 3), (0, 1, "yellow", 1)])
+    strength, log_ratio = scene(reading, hidden=[])
+    cell = np.array([1.0, 0.0])
+    small = np.round(outline(reading.camera, cell, 1, PITCH_MM)).astype(np.int32)
+    dark = np.zeros(strength.shape, np.float32)
+    cv2.fillConvexPoly(dark, np.round(outline(reading.camera, cell, 2, PITCH_MM)).astype(np.int32), -0.2)
+    dark = cv2.GaussianBlur(dark, (0, 0), 4)  # the soft shadow, out to a medium's outline
+    cv2.fillConvexPoly(dark, small, -0.2)
+    cv2.polylines(dark, [small], True, -0.28, 2)  # the piece's sharp edge
+    log_ratio += dark[..., None] + np.random.default_rng(9).normal(0, 0.01, log_ratio.shape).astype(np.float32)
+    strength = np.abs(log_ratio).max(axis=2)
+    found = check_reading(reading, strength, log_ratio, blobs_of(reading), True, DIM, PROFILE)
+    assert [(p.col, p.row, COLOR_ORDER[p.color_index], p.size) for p in found.pieces[2:]] == [(1, 0, "black", 1)]
+    assert check_reading(reading, strength, log_ratio, blobs_of(reading), True, BRIGHT, PROFILE).pieces[2].size == 2
+
 def stray_blob(polygon, color: str) -> Blob:
     """A candidate apart from the city: the pixels inside ``polygon`` ((K, 2) (x, y))."""
     mask = np.zeros((SIZE[1], SIZE[0]), np.uint8)
