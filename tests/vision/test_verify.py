@@ -314,7 +314,6 @@ def test_a_black_piece_whose_lit_face_matches_a_dim_table_is_sized_by_its_outlin
     assert check_reading(reading, strength, log_ratio, blobs_of(reading), True, BRIGHT, PROFILE).pieces[1].size == 2
 
 
-
 def test_a_black_piece_found_on_a_second_look_is_sized_by_its_outline():
     """A small black pyramid missed at first, on a dim table, with its soft shadow round it
     as dark as it: the second look sees a medium's outline filled, but the piece's own
@@ -334,6 +333,7 @@ def test_a_black_piece_found_on_a_second_look_is_sized_by_its_outline():
     found = check_reading(reading, strength, log_ratio, blobs_of(reading), True, DIM, PROFILE)
     assert [(p.col, p.row, COLOR_ORDER[p.color_index], p.size) for p in found.pieces[2:]] == [(1, 0, "black", 1)]
     assert check_reading(reading, strength, log_ratio, blobs_of(reading), True, BRIGHT, PROFILE).pieces[2].size == 2
+
 
 def stray_blob(polygon, color: str) -> Blob:
     """A candidate apart from the city: the pixels inside ``polygon`` ((K, 2) (x, y))."""
