@@ -122,6 +122,8 @@ class Profile:
     shadow_min_width_frac: float
     shadow_depth: float
     shadow_max_steepness: float
+    shadow_tint_chroma: float
+    shadow_tint_share: float
     light_max_steepness: float
     table_palette_size: int
     print_palette_size: int

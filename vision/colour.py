@@ -62,19 +62,21 @@ def _with_wide_shadows(small: np.ndarray, estimate: np.ndarray, steepness: np.nd
     the photo's long side wide everywhere and reaches the photo's edge, or half as wide and
     soft: at three in four of its rim pixels the log brightness changes by less than
     ``shadow_max_steepness`` per pixel of ``small`` (the arm's shadow, narrower and with a
-    wide penumbra). A black piece is narrower or has a sharp edge. In the shadow, the table
-    is estimated again from its own pixels, those with colour (tinted pieces) and those over
-    ``shadow_depth`` darker than the shadow (a black piece lying in it) left out; without
-    it, the pieces in the shadow would be measured against the lit table and the shadow
-    itself read as pieces."""
+    wide penumbra). A black piece is narrower or has a sharp edge. A shadow as wide that
+    reaches the edge may also be tinted, the room's light being of another colour than the
+    lamp's (:func:`_tinted_shadows`). In the shadow, the table is estimated again from its
+    own pixels, those with colour (tinted pieces; in a tinted shadow, those of another tint)
+    and those over ``shadow_depth`` darker than the shadow (a black piece lying in it) left
+    out; without it, the pieces in the shadow would be measured against the lit table and the
+    shadow itself read as pieces."""
     ratio = np.log(small / estimate)
     mean = ratio.mean(axis=2)
     neutral = (ratio.max(axis=2) - ratio.min(axis=2)) < profile.shadow_chroma
     dark = neutral & (mean < -profile.table_threshold)
     side = _shadow_side(small, profile)
-    _, parts = cv2.connectedComponents(_wide(dark, side))
-    edge = np.unique(np.concatenate([parts[0], parts[-1], parts[:, 0], parts[:, -1]]))
-    shadows = np.isin(parts, edge[edge > 0]).astype(np.uint8)
+    shadows = _reaching_edge(_wide(dark, side))
+    tinted, shadow_tinted = _tinted_shadows(ratio, mean, side, profile)
+    shadows |= tinted
     count, narrow = cv2.connectedComponents(_wide(dark, side // 2 | 1))
     for label in range(1, count):
         part = (narrow == label).astype(np.uint8)
@@ -86,7 +88,45 @@ def _with_wide_shadows(small: np.ndarray, estimate: np.ndarray, steepness: np.nd
         return estimate
     level = float(np.median(mean[shadows > 0]))
     region = cv2.dilate(shadows, _disc(side)) > 0  # the shadow with its soft edge
-    return _table_within(small, estimate, region, region & neutral & (mean > level - profile.shadow_depth), side)
+    table = region & (neutral | shadow_tinted) & (mean > level - profile.shadow_depth)
+    return _table_within(small, estimate, region, table, side)
+
+
+def _reaching_edge(parts: np.ndarray) -> np.ndarray:
+    """uint8 (h, w), 0 or 1: the connected parts of ``parts`` (uint8 (h, w)) that touch the
+    image's edge."""
+    _, labels = cv2.connectedComponents(parts)
+    edge = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
+    return np.isin(labels, edge[edge > 0]).astype(np.uint8)
+
+
+def _tinted_shadows(ratio: np.ndarray, mean: np.ndarray, side: int, profile: Profile) -> tuple[np.ndarray, np.ndarray]:
+    """The wide shadows that reach the photo's edge with one tint (uint8 (h, w), 0 or 1), and
+    their pixels of that tint, with the soft edge round them (bool (h, w)). ``ratio``: float32
+    (h, w, 3), the log ratio of the photo at 1/8 size to the table; ``mean``: (h, w), its mean
+    over the channels; ``side``: from :func:`_shadow_side`.
+
+    Where the room's light differs in colour from the lamp's, a shadow darkens the channels
+    unalike, but by the same proportions all over: a region at least ``side`` wide
+    everywhere, over ``table_threshold`` darker than the table in its median, whose median
+    tint spreads less than ``shadow_tint_chroma`` across the channels, and of whose pixels at
+    least ``shadow_tint_share`` have that tint (their log ratios, less their mean, within
+    ``shadow_chroma`` of the tint's; the shadow's depth varies over its penumbra). A cloth's
+    dark print is as wide, but no darker than the table in its median; a group of tinted
+    pieces has more colour."""
+    shadows = np.zeros(mean.shape, np.uint8)
+    alike = np.zeros(mean.shape, bool)
+    count, parts = cv2.connectedComponents(_reaching_edge(_wide(mean < -profile.table_threshold, side)))
+    for label in range(1, count):
+        part = parts == label
+        tint = np.median(ratio[part], axis=0)
+        if tint.mean() > -profile.table_threshold or tint.max() - tint.min() > profile.shadow_tint_chroma:
+            continue
+        same = np.abs(ratio - mean[..., None] - (tint - tint.mean())).max(axis=2) < profile.shadow_chroma
+        if np.count_nonzero(same & part) >= profile.shadow_tint_share * np.count_nonzero(part):
+            shadows[part] = 1
+            alike |= same & (cv2.dilate(part.astype(np.uint8), _disc(side)) > 0)
+    return shadows, alike
 
 
 def _with_wide_lights(small: np.ndarray, estimate: np.ndarray, steepness: np.ndarray,
