@@ -74,7 +74,8 @@ def _with_wide_shadows(small: np.ndarray, estimate: np.ndarray, steepness: np.nd
     neutral = (ratio.max(axis=2) - ratio.min(axis=2)) < profile.shadow_chroma
     dark = neutral & (mean < -profile.table_threshold)
     side = _shadow_side(small, profile)
-    shadows = _reaching_edge(_wide(dark, side))
+    parts, at_edge = _edge_parts(_wide(dark, side))
+    shadows = np.isin(parts, at_edge).astype(np.uint8)
     tinted, shadow_tinted = _tinted_shadows(ratio, mean, side, profile)
     shadows |= tinted
     count, narrow = cv2.connectedComponents(_wide(dark, side // 2 | 1))
@@ -92,12 +93,12 @@ def _with_wide_shadows(small: np.ndarray, estimate: np.ndarray, steepness: np.nd
     return _table_within(small, estimate, region, table, side)
 
 
-def _reaching_edge(parts: np.ndarray) -> np.ndarray:
-    """uint8 (h, w), 0 or 1: the connected parts of ``parts`` (uint8 (h, w)) that touch the
-    image's edge."""
-    _, labels = cv2.connectedComponents(parts)
+def _edge_parts(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The connected parts of ``mask`` (uint8 (h, w)): their labels (int32 (h, w)), and
+    those of the parts that touch the image's edge ((K,) ints)."""
+    _, labels = cv2.connectedComponents(mask)
     edge = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
-    return np.isin(labels, edge[edge > 0]).astype(np.uint8)
+    return labels, edge[edge > 0]
 
 
 def _tinted_shadows(ratio: np.ndarray, mean: np.ndarray, side: int, profile: Profile) -> tuple[np.ndarray, np.ndarray]:
@@ -116,8 +117,8 @@ def _tinted_shadows(ratio: np.ndarray, mean: np.ndarray, side: int, profile: Pro
     pieces has more colour."""
     shadows = np.zeros(mean.shape, np.uint8)
     alike = np.zeros(mean.shape, bool)
-    count, parts = cv2.connectedComponents(_reaching_edge(_wide(mean < -profile.table_threshold, side)))
-    for label in range(1, count):
+    parts, at_edge = _edge_parts(_wide(mean < -profile.table_threshold, side))
+    for label in at_edge:
         part = parts == label
         tint = np.median(ratio[part], axis=0)
         if tint.mean() > -profile.table_threshold or tint.max() - tint.min() > profile.shadow_tint_chroma:
