@@ -182,6 +182,9 @@ class Profile:
     stack_side_cover: float
     stack_align_shift: float
     stack_align_scale: float
+    stack_central_share: float
+    stack_central_fill: float
+    stack_central_cover: float
     min_outline_cover: float
     unseen_threshold: float
     unseen_min_overlap: float

@@ -258,7 +258,8 @@ def _assemble(blobs, by_cell, fits, camera, pitch_mm, colors, costs, color_conf,
     how its outline fits all that is seen in its cell (:func:`_outline_fit`). Of the two
     colours with the most pixels inside that outline (a shadow labelled black lies mostly
     beyond it), the second is a piece on top only where the model of a stack puts each
-    (:func:`stacks.split_stack`, which also says which is on top and its size); else the
+    (:func:`stacks.split_stack`, which also says which is on top and its size; a weak split
+    stands only where the rules allow its upper piece, :func:`_within_rules`); else the
     first is the piece's colour. A reading's confidence is that of its colour (its
     candidates' best), times that of its size for a piece on top; a piece on the table's size,
     and so its confidence, is settled with the rules (:func:`_apply_priors`). A piece read
@@ -266,20 +267,26 @@ def _assemble(blobs, by_cell, fits, camera, pitch_mm, colors, costs, color_conf,
     share of what is seen there: it may be a stack the model did not take, or the second
     colour its own. ``by_cell``: the candidates' indices by cell;
     ``fits``: each cell's outline fit (:func:`_outline_fit`) at ``pitch_mm``."""
-    readings = []
+    lower_sizes = {cell: int(fits[cell][0].argmin()) + 1 for cell in by_cell}
+    cell_colours, splits = {}, {}
     for (col, row), members in sorted(by_cell.items()):
-        mismatch, inside = fits[(col, row)]  # the lower piece's outline holds all that is seen in the cell
+        _, inside = fits[(col, row)]  # the lower piece's outline holds all that is seen in the cell
         bounds = np.cumsum([0] + [blobs[i].area for i in members])
-        lower_size = int(mismatch.argmin()) + 1
-        within = inside[lower_size - 1]
+        within = inside[lower_sizes[(col, row)] - 1]
         seen_inside = {i: int(within[bounds[k]:bounds[k + 1]].sum()) for k, i in enumerate(members)}
         groups: dict[int, list[int]] = {}
         for i in members:
             groups.setdefault(int(colors[i]), []).append(i)
         ranked = sorted(groups.items(), key=lambda kv: -sum(seen_inside[i] for i in kv[1]))[:2]
-        split = None if len(ranked) < 2 else split_stack(
-            camera, (col, row), lower_size, pitch_mm,
+        cell_colours[(col, row)] = ranked, seen_inside
+        splits[(col, row)] = None if len(ranked) < 2 else split_stack(
+            camera, (col, row), lower_sizes[(col, row)], pitch_mm,
             tuple(np.vstack([blobs[i].pixels for i in idx]) for _, idx in ranked), profile)
+    splits = _within_rules(splits, lower_sizes)
+    readings = []
+    for (col, row), (ranked, seen_inside) in cell_colours.items():
+        mismatch = fits[(col, row)][0]
+        lower_size, split = lower_sizes[(col, row)], splits[(col, row)]
         colour_share, seen_in_outline = 1.0, sum(seen_inside.values())
         if split is None and len(ranked) > 1 and seen_in_outline:  # the piece's colour's share of it
             colour_share = sum(seen_inside[i] for i in ranked[0][1]) / seen_in_outline
@@ -303,6 +310,25 @@ def _assemble(blobs, by_cell, fits, camera, pitch_mm, colors, costs, color_conf,
             cost = areas[idx] @ costs[idx] / areas[idx].sum()
             readings.append((Reading(col, row, color, size, level, conf, center, shape), scores[0], cost))
     return readings
+
+
+def _within_rules(splits: dict, lower_sizes: dict) -> dict:
+    """``splits`` (cell (col, row) -> :class:`stacks.StackSplit` or None) without the weak
+    ones whose upper piece is the size of a piece on an orthogonal neighbour (``lower_sizes``:
+    cell -> size of the piece on the table; the neighbours' uppers count too): a stacked
+    piece is next to its neighbours' pieces, so the rules forbid that. A weak split's
+    evidence does not outweigh them."""
+    sizes = {cell: {size} for cell, size in lower_sizes.items()}
+    for cell, split in splits.items():
+        if split is not None:
+            sizes[cell].add(split.upper_size)
+    out = dict(splits)
+    for (col, row), split in splits.items():
+        if split is not None and split.weak and any(
+                split.upper_size in sizes.get(near, ()) for near in
+                ((col + 1, row), (col - 1, row), (col, row + 1), (col, row - 1))):
+            out[(col, row)] = None
+    return out
 
 
 def _outline_fit(camera: Camera, cell: tuple[int, int], pixels: np.ndarray,

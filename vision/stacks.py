@@ -9,6 +9,12 @@ colour than of the lower, and the lower colour covers the ring round it, some of
 side but one (under tilt, one steep face of the lower pyramid can turn from the camera).
 The model is first moved and scaled onto what is seen: the grid and the pitch the pieces
 are modelled at hold for the city as a whole, and one piece can sit a few pixels off them.
+
+Tinted plastic over another colour can show that colour through it, so the upper's outline
+may hold both. A weaker test then takes the stack: the second colour lies almost wholly
+within the upper's outline (where a shadow or a face turned from the lamp never does) and
+fills much of it, and the lower colour covers more of the ring. Such a stack is a weak one:
+the cells module keeps it only where the rules allow its upper piece.
 """
 from __future__ import annotations
 
@@ -31,12 +37,14 @@ _ALIGN_STEPS = 2  # shifts tried each way along x and y, up to profile.stack_ali
 @dataclass(frozen=True)
 class StackSplit:
     """How a cell's two colour groups make a stack: ``lower`` (0 or 1) is the index of the
-    group on the table, ``upper_size`` (1..3) the size of the piece resting on it and
-    ``score`` how well the model fits (the smaller of the two shares tested, 0..1)."""
+    group on the table, ``upper_size`` (1..3) the size of the piece resting on it, ``score``
+    how well the model fits (the smaller of the two shares tested, 0..1) and ``weak``
+    whether only the weaker test (the upper colour within its outline) took it."""
 
     lower: int
     upper_size: int
     score: float
+    weak: bool = False
 
 
 def split_stack(camera: Camera, cell: tuple[int, int], size: int, pitch_mm: float,
@@ -46,7 +54,10 @@ def split_stack(camera: Camera, cell: tuple[int, int], size: int, pitch_mm: floa
     modelled at ``pitch_mm`` and aligned to the groups (:func:`_aligned`). Tries each smaller
     upper size and each group on top; if the best split's score reaches
     ``profile.stack_min_cover``, returns it with the upper size whose outline the upper
-    colour fills best (the score favours the smallest), else None."""
+    colour fills best (the score favours the smallest). Else, if the upper colour lies at
+    least ``stack_central_share`` within an upper outline and fills ``stack_central_fill``
+    of it while the lower colour covers ``stack_central_cover`` of the ring, returns that
+    split as a weak one; else None."""
     if size < 2:
         return None
     colrow = np.asarray(cell, np.float64)
@@ -68,24 +79,31 @@ def split_stack(camera: Camera, cell: tuple[int, int], size: int, pitch_mm: floa
         mask[pixels[:, 1] - origin[1], pixels[:, 0] - origin[0]] = True
     move = _aligned(lower_outline, side, masks[0] | masks[1], box, profile)
     lower_mask = window_mask(move(lower_outline), box) > 0
-    best = None
+    best = weak = None
     upper_masks = {}
     for upper_size, (shape, seat) in uppers.items():
         upper_mask = upper_masks[upper_size] = window_mask(move(shape), box) > 0
+        upper_area = max(np.count_nonzero(upper_mask), 1)
         sides = _ring_sides(move(seat), move(base), lower_mask & ~upper_mask, origin)
         for lower in (0, 1):
             on_top, below = masks[1 - lower], masks[lower]
-            gain = (np.count_nonzero(on_top & upper_mask) - np.count_nonzero(below & upper_mask)) / max(
-                np.count_nonzero(upper_mask), 1)
+            top_inside = np.count_nonzero(on_top & upper_mask)
+            gain = (top_inside - np.count_nonzero(below & upper_mask)) / upper_area
             cover = _ring_cover(sides, below, profile.stack_side_cover)
             score = min(gain, cover)
             if best is None or score > best.score:
                 best = StackSplit(lower, upper_size, float(score))
+            central = top_inside / max(np.count_nonzero(on_top & lower_mask), 1)
+            if (weak is None and central >= profile.stack_central_share and cover >= profile.stack_central_cover
+                    and top_inside / upper_area >= profile.stack_central_fill):
+                weak = StackSplit(lower, upper_size, float(min(top_inside / upper_area, cover)), weak=True)
     if best is None or best.score < profile.stack_min_cover:
+        best = weak
+    if best is None:
         return None
     on_top = masks[1 - best.lower] & lower_mask
     overlap = {u: np.count_nonzero(on_top & m) / np.count_nonzero(on_top | m) for u, m in upper_masks.items()}
-    return StackSplit(best.lower, max(overlap, key=overlap.get), best.score)
+    return StackSplit(best.lower, max(overlap, key=overlap.get), best.score, best.weak)
 
 
 def _aligned(lower_outline: np.ndarray, side: float, seen: np.ndarray, box, profile: Profile):

@@ -1,5 +1,6 @@
 """Reading candidates into pieces on cells, on small synthetic candidate sets."""
 import numpy as np
+import pytest
 
 from calibration import load_profile
 from calibration.profile import COLOR_ORDER
@@ -238,6 +239,26 @@ def test_a_stack_is_read_where_the_lower_piece_shows_on_three_sides_only():
                     key=lambda p: p.level)
     assert [(COLOR_ORDER[p.color_index], p.size, p.level) for p in middle] == [("red", 3, 0), ("blue", 2, 1)]
 
+
+@pytest.mark.parametrize("neighbour_side, stacked", [(30, True), (40, False)])
+def test_a_stack_whose_lower_colour_shows_through_the_upper_piece_stands_only_within_the_rules(neighbour_side, stacked):
+    """A medium blue piece resting on a large red one, the red showing through the blue in
+    bands: the blue fills only part of its outline, but lies wholly within it, and the red
+    shows all round. That is a stack where its neighbours are small; beside a medium, the
+    rules forbid a medium on top (a stacked piece is next to its neighbours), and so weak
+    evidence does not make one."""
+    colors = ["yellow", "green", "black", "yellow"]
+    blobs = [square_blob(320 + dx, 240 + dy, 30, c) for (dx, dy), c in zip(((64, 0), (-64, 0), (0, 64), (0, -64)), colors)]
+    blobs[0] = square_blob(384, 240, neighbour_side, "yellow")
+    ys, xs = np.mgrid[240 - 25:240 + 26, 320 - 25:320 + 26]  # the large piece's square
+    square = np.stack([xs.ravel(), ys.ravel()], 1)
+    blue = (np.abs(square[:, 0] - 320) < 20) & (np.abs(square[:, 1] - 240) < 20) & (square[:, 1] // 2 % 5 >= 2)
+    blobs += [blob_of(square[~blue], "red"), blob_of(square[blue], "blue")]
+    reading = read_pieces(blobs, (640, 480), 64.0, False, PROFILE)
+    middle = sorted((p for p in reading.pieces if np.hypot(p.center[0] - 320, p.center[1] - 240) < 10),
+                    key=lambda p: p.level)
+    read = [(COLOR_ORDER[p.color_index], p.size, p.level) for p in middle]
+    assert read == ([("red", 3, 0), ("blue", 2, 1)] if stacked else [("red", 3, 0)])
 
 
 def _settled(mismatches):

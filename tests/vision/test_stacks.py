@@ -80,6 +80,21 @@ def test_a_second_colour_on_one_side_of_a_piece_is_not_a_stack(tilt_deg):
     assert split_stack(cam, (0, 0), 3, PITCH_MM, (piece, shadow), PROFILE) is None
 
 
+@pytest.mark.parametrize("tilt_deg", [0.0, 20.0])
+def test_an_upper_piece_showing_the_lower_colour_through_it_is_a_weak_stack(tilt_deg):
+    """Tinted plastic over another colour can show that colour through it: in bands here,
+    the upper colour fills 60% of its outline. It lies wholly within it and the lower
+    colour shows all round, so this is a stack, but a weak one (kept within the rules)."""
+    cam = camera(tilt_deg)
+    lower_shape = outline(cam, np.zeros(2), 3, PITCH_MM)
+    upper_shape = outline(cam, np.zeros(2), 2, PITCH_MM, seat_height_mm(3, 2))
+    top = pixels_in(upper_shape)
+    through = top[:, 1] // 2 % 5 < 2
+    ring = np.vstack([pixels_in(lower_shape, but_not=upper_shape), top[through]])
+    split = split_stack(cam, (0, 0), 3, PITCH_MM, (ring, top[~through]), PROFILE)
+    assert (split.lower, split.upper_size, split.weak) == (0, 2, True)
+
+
 def test_a_small_piece_cannot_hold_a_stack():
     cam = camera(0.0)
     piece = pixels_in(outline(cam, np.zeros(2), 1, PITCH_MM))
