@@ -198,6 +198,8 @@ class Profile:
     edge_ratio: float
     edge_outline_ratio: float
     edge_outline_contrast: float
+    edge_ring_ratio: float
+    edge_ring_quarter: float
     edge_table_level: float
     colors: ColorModel
     piece_colors: PieceColorModel

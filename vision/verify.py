@@ -54,6 +54,9 @@ _LEAST_EDGE_LEVEL = 0.02
 # blurred edge and is a few pixels wide, thin enough to hold only the table right beside a piece
 _GAP_KERNEL = np.ones((3, 3), np.uint8)
 _RING_KERNEL = np.ones((9, 9), np.uint8)
+# the middle share of each side of a cell whose outline edges :func:`_least_quarter` averages:
+# at the corners, the lines of the sides beside it run in (an outline is drawn 3 pixels wide)
+_QUARTER_MIDDLE = 0.6
 
 
 def check_reading(reading: CityReading, strength: np.ndarray, log_ratio: np.ndarray, blobs: list[Blob],
@@ -142,11 +145,11 @@ def black_sizes_from_edges(reading: CityReading, edges: np.ndarray, profile: Pro
     return dataclasses.replace(reading, pieces=pieces)
 
 
-def _outlined_size(shapes, box, edges: np.ndarray, profile: Profile) -> tuple[int, bool]:
+def _outlined_size(shapes, box, edges: np.ndarray, profile: Profile, ratio: float | None = None) -> tuple[int, bool]:
     """The size whose projected outline (of ``shapes``, from :func:`_cell_outlines`, in the
     window ``box``) runs along the strongest ``edges`` (float32 (H, W)), and whether it
-    stands out: at least ``edge_outline_ratio``, and ``edge_outline_contrast`` times that
-    along any other size's outline."""
+    stands out: at least ``ratio`` (default ``edge_outline_ratio``), and
+    ``edge_outline_contrast`` times that along any other size's outline."""
     x0, y0, x1, y1 = box
     window = edges[y0:y1, x0:x1]
     along = []
@@ -156,7 +159,27 @@ def _outlined_size(shapes, box, edges: np.ndarray, profile: Profile) -> tuple[in
         along.append(float(window[line > 0].mean()))
     k = int(np.argmax(along))
     runner_up = max(a for j, a in enumerate(along) if j != k)
-    return SIZES[k], along[k] >= profile.edge_outline_ratio and along[k] >= profile.edge_outline_contrast * runner_up
+    least = profile.edge_outline_ratio if ratio is None else ratio
+    return SIZES[k], along[k] >= least and along[k] >= profile.edge_outline_contrast * runner_up
+
+
+def _least_quarter(shape: np.ndarray, centre: np.ndarray, corners: np.ndarray, box, window: np.ndarray,
+                   free: np.ndarray) -> float:
+    """The least, over the cell's four sides, of the mean of ``window`` (float32 edges of the
+    window ``box``) along the outline ``shape`` ((K, 2) (x, y)) where ``free`` (bool, not
+    explained by the pieces read), in the triangle from the cell's ``centre`` (x, y) out
+    through the middle ``_QUARTER_MIDDLE`` of that side (``corners``: (4, 2) (x, y), pushed
+    out past the cell); 0 for a triangle holding under 6 such outline pixels."""
+    x0, y0 = box[:2]
+    line = np.zeros(window.shape, np.uint8)
+    cv2.polylines(line, [np.round(shape - (x0, y0)).astype(np.int32)], True, 1, 3)
+    means = []
+    for k in range(4):
+        middle = (corners[k] + corners[(k + 1) % 4]) / 2
+        ends = middle + _QUARTER_MIDDLE * (corners[[k, (k + 1) % 4]] - middle)
+        part = (line > 0) & (window_mask(np.vstack([centre, ends]), box) > 0) & free
+        means.append(float(window[part].mean()) if part.sum() > 5 else 0.0)
+    return min(means)
 
 
 def drop_shapeless(reading: CityReading, differs: np.ndarray, profile: Profile) -> CityReading:
@@ -480,7 +503,11 @@ def _edged_piece_in_cell(reading: CityReading, cell, shapes, box, explained, edg
     ``edge_ratio`` faces a cell of ``taken`` (the cells (col, row) read so far) that is empty:
     the shaded side of a piece lit from one side can show no edge at all, while edges that
     face only the pieces round an empty cell are theirs. Its size is the one whose projected
-    outline runs along the strongest edges. A tinted piece
+    outline runs along the strongest edges. Where the faces show few edges (a large piece's
+    faces are wide and flat), a piece is read too where its outline shows all round: the mean
+    of ``edges`` along one size's outline at least ``edge_ring_ratio`` and
+    ``edge_outline_contrast`` times that along any other's, and at least
+    ``edge_ring_quarter`` along the middle of each side (:func:`_least_quarter`). A tinted piece
     always shows its tint (:func:`_faint_piece_in_cell`), so this one is read as black, with
     confidence 0.5, flagged for the player to check. ``shapes`` and ``box``: from
     :func:`_cell_outlines`."""
@@ -503,6 +530,11 @@ def _edged_piece_in_cell(reading: CityReading, cell, shapes, box, explained, edg
         sector = window_mask(np.array([centre, corners[k], corners[(k + 1) % 4]]), box)
         part = inner & (sector > 0)
         sectors.append(float(window[part].mean()) if part.sum() > 5 else 0.0)
+    ringed, ringed_outline = _outlined_size(shapes, box, edges, profile, profile.edge_ring_ratio)
+    if ringed_outline and _least_quarter(shapes[ringed - 1], centre, corners, box, window, free) >= \
+            profile.edge_ring_quarter:
+        return Reading(int(cell[0]), int(cell[1]), BLACK, ringed, 0, 0.5, _centre(shapes[ringed - 1]),
+                       shapes[ringed - 1])
     weakest, second = sorted(sectors)[:2]
     if second < profile.edge_ratio / 2:  # two sides without edges: no outline makes up for that
         return None

@@ -280,6 +280,18 @@ def test_a_black_piece_with_a_side_in_shade_is_found_where_its_edges_face_open_t
     assert len(check_reading(around, strength, log_ratio, blobs_of(around), True, DIM, PROFILE).pieces) == 5
 
 
+@pytest.mark.parametrize("sides, found", [(4, True), (3, False)])
+def test_a_large_black_piece_whose_faint_outline_shows_all_round_is_found(sides, found):
+    """A large black pyramid's faces are wide and flat: on a dim table they can show no
+    edges, its outline only a faint one (weaker than the edge test's triangles ask for). Where
+    that outline runs all round, along the large size's outline and no other, it is a piece;
+    with a side missing it could be the edges of things round an empty cell."""
+    reading = straight_down_reading([(0, 0, "red", 2), (1, 0, "yellow", 1)])
+    strength, log_ratio = edged_scene(reading, (2, 0), 3, sides=sides, ridges=False, strong=0.05)
+    added = flagged_additions(check_reading(reading, strength, log_ratio, blobs_of(reading), True, DIM, PROFILE), 2)
+    assert added == ([(2, 0, "black", 3, True)] if found else [])
+
+
 @pytest.mark.parametrize("sides", [1, 2])
 def test_an_edge_on_one_or_two_sides_of_a_cell_is_not_a_piece(sides):
     """The edge of a shadow or of something lying there runs along one side, or round a
