@@ -139,17 +139,17 @@ def black_sizes_from_edges(reading: CityReading, edges: np.ndarray, profile: Pro
         shapes, box = _cell_outlines(reading, (p.col, p.row), edges.shape)
         if box is None:
             continue
-        size, outlined = _outlined_size(shapes, box, edges, profile)
-        if outlined and size != p.size:
+        size, outline_edges = _outlined_size(shapes, box, edges, profile)
+        if outline_edges >= profile.edge_outline_ratio and size != p.size:
             pieces[k] = dataclasses.replace(p, size=size, outline=shapes[size - 1])
     return dataclasses.replace(reading, pieces=pieces)
 
 
-def _outlined_size(shapes, box, edges: np.ndarray, profile: Profile, ratio: float | None = None) -> tuple[int, bool]:
+def _outlined_size(shapes, box, edges: np.ndarray, profile: Profile) -> tuple[int, float]:
     """The size whose projected outline (of ``shapes``, from :func:`_cell_outlines`, in the
-    window ``box``) runs along the strongest ``edges`` (float32 (H, W)), and whether it
-    stands out: at least ``ratio`` (default ``edge_outline_ratio``), and
-    ``edge_outline_contrast`` times that along any other size's outline."""
+    window ``box``) runs along the strongest ``edges`` (float32 (H, W)), and the mean of
+    ``edges`` along it where that is at least ``edge_outline_contrast`` times that along any
+    other size's outline, else 0: how far the outline stands out."""
     x0, y0, x1, y1 = box
     window = edges[y0:y1, x0:x1]
     along = []
@@ -159,8 +159,7 @@ def _outlined_size(shapes, box, edges: np.ndarray, profile: Profile, ratio: floa
         along.append(float(window[line > 0].mean()))
     k = int(np.argmax(along))
     runner_up = max(a for j, a in enumerate(along) if j != k)
-    least = profile.edge_outline_ratio if ratio is None else ratio
-    return SIZES[k], along[k] >= least and along[k] >= profile.edge_outline_contrast * runner_up
+    return SIZES[k], along[k] if along[k] >= profile.edge_outline_contrast * runner_up else 0.0
 
 
 def _least_quarter(shape: np.ndarray, centre: np.ndarray, corners: np.ndarray, box, window: np.ndarray,
@@ -530,15 +529,14 @@ def _edged_piece_in_cell(reading: CityReading, cell, shapes, box, explained, edg
         sector = window_mask(np.array([centre, corners[k], corners[(k + 1) % 4]]), box)
         part = inner & (sector > 0)
         sectors.append(float(window[part].mean()) if part.sum() > 5 else 0.0)
-    ringed, ringed_outline = _outlined_size(shapes, box, edges, profile, profile.edge_ring_ratio)
-    if ringed_outline and _least_quarter(shapes[ringed - 1], centre, corners, box, window, free) >= \
-            profile.edge_ring_quarter:
-        return Reading(int(cell[0]), int(cell[1]), BLACK, ringed, 0, 0.5, _centre(shapes[ringed - 1]),
-                       shapes[ringed - 1])
+    size, outline_edges = _outlined_size(shapes, box, edges, profile)
+    if outline_edges >= profile.edge_ring_ratio and _least_quarter(
+            shapes[size - 1], centre, corners, box, window, free) >= profile.edge_ring_quarter:
+        return Reading(int(cell[0]), int(cell[1]), BLACK, size, 0, 0.5, _centre(shapes[size - 1]), shapes[size - 1])
     weakest, second = sorted(sectors)[:2]
     if second < profile.edge_ratio / 2:  # two sides without edges: no outline makes up for that
         return None
-    size, outlined = _outlined_size(shapes, box, edges, profile)
+    outlined = outline_edges >= profile.edge_outline_ratio
     facing_open = [a for a, (dc, dr) in zip(sectors, _SECTOR_STEPS) if (cell[0] + dc, cell[1] + dr) not in taken]
     shaded_side = outlined and max(facing_open, default=0.0) >= profile.edge_ratio
     if weakest < profile.edge_ratio / 2 and not shaded_side or second < profile.edge_ratio and not outlined:
