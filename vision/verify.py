@@ -172,13 +172,20 @@ def _least_quarter(shape: np.ndarray, centre: np.ndarray, corners: np.ndarray, b
     x0, y0 = box[:2]
     line = np.zeros(window.shape, np.uint8)
     cv2.polylines(line, [np.round(shape - (x0, y0)).astype(np.int32)], True, 1, 3)
+    sides = [corners[[k, (k + 1) % 4]] for k in range(4)]
+    middles = [ends.mean(axis=0) + _QUARTER_MIDDLE * (ends - ends.mean(axis=0)) for ends in sides]
+    return min(_side_means(window, box, centre, middles, (line > 0) & free))
+
+
+def _side_means(window: np.ndarray, box, centre: np.ndarray, sides: list[np.ndarray], where: np.ndarray) -> list[float]:
+    """The mean of ``window`` (float32, the window ``box`` of the image) where ``where``
+    (bool, its shape) in each triangle from the cell's ``centre`` (x, y) to one of the
+    ``sides`` ((2, 2) (x, y) ends each); 0 for a triangle holding under 6 such pixels."""
     means = []
-    for k in range(4):
-        middle = (corners[k] + corners[(k + 1) % 4]) / 2
-        ends = middle + _QUARTER_MIDDLE * (corners[[k, (k + 1) % 4]] - middle)
-        part = (line > 0) & (window_mask(np.vstack([centre, ends]), box) > 0) & free
+    for ends in sides:
+        part = where & (window_mask(np.vstack([centre, ends]), box) > 0)
         means.append(float(window[part].mean()) if part.sum() > 5 else 0.0)
-    return min(means)
+    return means
 
 
 def drop_shapeless(reading: CityReading, differs: np.ndarray, profile: Profile) -> CityReading:
@@ -524,11 +531,7 @@ def _edged_piece_in_cell(reading: CityReading, cell, shapes, box, explained, edg
     # the cell's four sides, each with the triangle from the centre out past it
     corners = reading.camera.project(np.array([[col + dc, row + dr, 0.0] for dc, dr in _CORNERS]))
     corners = centre + 1.5 * (corners - centre)
-    sectors = []
-    for k in range(4):
-        sector = window_mask(np.array([centre, corners[k], corners[(k + 1) % 4]]), box)
-        part = inner & (sector > 0)
-        sectors.append(float(window[part].mean()) if part.sum() > 5 else 0.0)
+    sectors = _side_means(window, box, centre, [corners[[k, (k + 1) % 4]] for k in range(4)], inner)
     size, outline_edges = _outlined_size(shapes, box, edges, profile)
     if outline_edges >= profile.edge_ring_ratio and _least_quarter(
             shapes[size - 1], centre, corners, box, window, free) >= profile.edge_ring_quarter:
