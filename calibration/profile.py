@@ -168,6 +168,9 @@ class Profile:
     steep_refit_prior_deg: float
     size_tolerance: float
     outline_tolerance: float
+    edge_size_weight: float
+    edge_size_spread: float
+    edge_size_cap: float
     same_size_cost: float
     surplus_cost: float
     shadow_area_growth: float

@@ -7,9 +7,10 @@
 
 Stages, one module each: load, colour (table-relative colour), pieces (candidates), cards
 (what is printed on a rule card is not pieces), grid (lattice and camera), classify (colour
-and size), cells (snapping to cells), stacks (two colours in a cell: a stack or not), verify
-(the reading checked against the photo), look_alikes (blue from black and yellow from green,
-told apart across the city), detection, overlay.
+and size), cells (snapping to cells), edge_fit (each piece's outline laid on the photo's
+edges: its size where a shadow or a lost face blurs what is seen of it), stacks (two colours
+in a cell: a stack or not), verify (the reading checked against the photo), look_alikes
+(blue from black and yellow from green, told apart across the city), detection, overlay.
 """
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from calibration import Profile, load_profile
 from .cells import read_pieces
 from .colour import off_table_strength, plain_table, table_noise, table_palette, table_relative
 from .detection import DetectedPiece, Detection, build_detection
+from .edge_fit import EdgeTensor, edge_tensor
 from .errors import BoardNotFound, PhotoError, VisionError
 from .load import load_photo
 from .look_alikes import tell_look_alikes
@@ -73,10 +75,11 @@ def analyze(rgb, profile: Profile | None = None) -> Detection:
     view = _table_view(rgb, profile or load_profile())
     found = _candidates(view)
     h, w = rgb.shape[:2]
+    edges = edge_tensor(rgb, _city_box(found))
     try:
-        reading = _read(found, (w, h))
+        reading = _read(found, (w, h), edges)
         if reading.pitch_mm < reading.grid_pitch_mm and _glowing(found, found.profile.unlit_glow_median):
-            found, reading = _read_without_shadows(view, found, reading, (w, h))
+            found, reading = _read_without_shadows(view, found, reading, (w, h), edges)
         reading = check_reading(reading, found.strength, found.log_ratio, found.blobs, found.plain,
                                 float(np.mean(found.table[::8, ::8])), found.profile, found.strays)
         reading = tell_look_alikes(reading, rgb, found.strength, found.profile)
@@ -85,9 +88,20 @@ def analyze(rgb, profile: Profile | None = None) -> Detection:
     return build_detection(reading, (w, h), found.profile, time.perf_counter() - start)
 
 
-def _read(found: Candidates, image_size: tuple[int, int]):
-    """The :class:`vision.cells.CityReading` of ``found`` in an image of ``image_size`` (w, h)."""
-    return read_pieces(found.blobs, image_size, 1.4 * found.side, found.plain, found.profile)
+def _read(found: Candidates, image_size: tuple[int, int], edges: EdgeTensor):
+    """The :class:`vision.cells.CityReading` of ``found`` in an image of ``image_size`` (w, h),
+    its pieces sized by the photo's ``edges`` too."""
+    return read_pieces(found.blobs, image_size, 1.4 * found.side, found.plain, found.profile, edges)
+
+
+def _city_box(found: Candidates) -> tuple[int, int, int, int]:
+    """The window (x0, y0, x1, y1) round the candidates of ``found``, with a typical piece's
+    side to spare (a piece's outline may reach past what was seen of it)."""
+    pixels = np.vstack([blob.pixels for blob in found.blobs])
+    margin = int(np.ceil(found.side))
+    x0, y0 = pixels.min(axis=0) - margin
+    x1, y1 = pixels.max(axis=0) + margin + 1
+    return int(x0), int(y0), int(x1), int(y1)
 
 
 def _glowing(found: Candidates, glow_median: float) -> bool:
@@ -98,14 +112,14 @@ def _glowing(found: Candidates, glow_median: float) -> bool:
     return bool(np.median(found.log_ratio[pixels[:, 1], pixels[:, 0]].max(axis=1)) > glow_median)
 
 
-def _read_without_shadows(view: tuple, found: Candidates, reading, image_size: tuple[int, int]):
+def _read_without_shadows(view: tuple, found: Candidates, reading, image_size: tuple[int, int], edges: EdgeTensor):
     """``found`` and its ``reading``, or the candidates found in the table ``view`` (see
     :func:`_table_view`) without unlit pixels and their reading, whichever reading's outline
-    pitch is nearer its grid pitch; ``image_size`` is (w, h)."""
+    pitch is nearer its grid pitch; ``image_size`` is (w, h); ``edges`` as for :func:`_read`."""
     logger.info("pieces look larger than their spacing allows: read again without shadows")
     try:
         again = _candidates(view, unlit_shadows=True)
-        second = _read(again, image_size)
+        second = _read(again, image_size, edges)
     except (VisionError, np.linalg.LinAlgError):
         return found, reading
     if abs(np.log(second.pitch_mm / second.grid_pitch_mm)) < abs(np.log(reading.pitch_mm / reading.grid_pitch_mm)):

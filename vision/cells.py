@@ -17,8 +17,9 @@ from calibration import Profile
 from .camera import Camera, CameraPrior, camera_from_homography, intrinsics
 from .classify import (classify_colors, color_confidence, color_costs, likely_sizes, size_confidence, size_scores,
                        within_supply)
+from .edge_fit import EdgeTensor, fit_sides, size_costs
 from .grid import GridFit, fit_grid
-from .model import outline, pyramid_points, seat_height_mm, silhouettes
+from .model import BASE_MM, outline, pyramid_points, seat_height_mm, silhouettes
 from .pieces import Blob
 from .stacks import split_stack
 
@@ -30,6 +31,7 @@ _COARSER = 1.5  # a lattice fitted again after one with too many cells is at lea
 _OUTLINE_PITCH_SPAN_MM = 3.0  # the outlines choose among the pitches this near the areas' choice
 _STRAY_CELLS = 6  # cells a reading may hold beyond a whole set's pieces: stray things (a card's print, glare)
 _SCALE_DEPENDENT_CONFIDENCE = 0.5  # at most, for a piece whose size hangs on the scale (as a second look's)
+_MIN_EDGE_SIZED = 3  # pieces on the table that set the edges' scale well enough to size by
 
 
 @dataclass(frozen=True)
@@ -64,9 +66,10 @@ class CityReading:
 
 
 def read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: float, plain: bool,
-                profile: Profile) -> CityReading:
+                profile: Profile, edges: EdgeTensor | None = None) -> CityReading:
     """Turn candidates into pieces on cells. ``image_size`` is (width, height); ``plain``:
-    whether the table is plain (not printed).
+    whether the table is plain (not printed); ``edges``: the photo's edges round the city,
+    where the pieces' outlines are fitted to size them (see :func:`_apply_priors`).
 
     On a plain table, each candidate's colour is read whole by the piece colour model
     (``profile.piece_colors``); on a print, where the table under a piece is not the table
@@ -87,17 +90,17 @@ def read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: fl
     from above: the reading is made again with the tilt prior narrowed to
     ``steep_refit_prior_deg``, and kept if its camera is less tilted. A photo that is truly
     oblique still fits steeply."""
-    reading = _read_pieces(blobs, image_size, spacing_hint, plain, profile)
+    reading = _read_pieces(blobs, image_size, spacing_hint, plain, profile, edges)
     if reading.camera.tilt_deg > profile.max_tilt_deg:
         again = _read_pieces(blobs, image_size, spacing_hint, plain,
-                             dataclasses.replace(profile, tilt_prior_deg=profile.steep_refit_prior_deg))
+                             dataclasses.replace(profile, tilt_prior_deg=profile.steep_refit_prior_deg), edges)
         if again.camera.tilt_deg < reading.camera.tilt_deg:
             return again
     return reading
 
 
 def _read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: float, plain: bool,
-                 profile: Profile) -> CityReading:
+                 profile: Profile, edges: EdgeTensor | None) -> CityReading:
     """:func:`read_pieces` with the camera prior of ``profile``."""
     features, chromas = np.array([b.feature for b in blobs]), np.array([b.chroma for b in blobs])
     offset = shared_offset(features, chromas, profile)
@@ -151,7 +154,7 @@ def _read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: f
     near = pitches[np.abs(pitches - pitch_mm) <= _OUTLINE_PITCH_SPAN_MM]
     pitch_mm, fits, scale_dependent = _best_fitting_pitch(camera, by_cell, blobs, colors, near, profile)
     readings = _assemble(blobs, by_cell, fits, camera, pitch_mm, colors, costs, color_conf, areas, profile)
-    pieces = _within_supply(_apply_priors(readings, camera, pitch_mm, profile, scale_dependent),
+    pieces = _within_supply(_apply_priors(readings, camera, pitch_mm, profile, scale_dependent, edges),
                             [c for _, _, c in readings], outlier, profile)
     return CityReading(fit, camera, grid_pitch_mm, pitch_mm, pieces, offset)
 
@@ -356,9 +359,12 @@ def _outline_fit(camera: Camera, cell: tuple[int, int], pixels: np.ndarray,
 
 
 def _apply_priors(readings, camera: Camera, pitch_mm: float, profile: Profile,
-                  scale_dependent: set[tuple[int, int]]) -> list[Reading]:
+                  scale_dependent: set[tuple[int, int]], edges: EdgeTensor | None = None) -> list[Reading]:
     """Sizes of the pieces on the table re-read together with the rules (see
-    :func:`classify.likely_sizes`); the pieces on top of stacks keep theirs. A piece on the
+    :func:`classify.likely_sizes`); the pieces on top of stacks keep theirs. Where the
+    photo's ``edges`` are given and at least ``_MIN_EDGE_SIZED`` pieces stand on the table,
+    each one's outline fit is then joined by how its outline fits the edges
+    (:func:`_with_edge_sizes`) and the sizes read again. A piece on the
     table is then as confident as its colour (its reading's confidence) times its size: how
     much better the size read fits what is seen than the other sizes do
     (:func:`classify.size_confidence`), and no more than its outline's overlap with what is
@@ -369,14 +375,21 @@ def _apply_priors(readings, camera: Camera, pitch_mm: float, profile: Profile,
     shadow), or whose size hangs on the scale, is flagged for the player to check."""
     out = [r for r, _, _ in readings]
     idx = [k for k, r in enumerate(out) if r.level == 0]
-    sizes = [out[k].size for k in idx]
+    mismatches = np.array([readings[k][1] for k in idx]).reshape(-1, 3)
+    sizes = np.array([out[k].size for k in idx])
     if len(idx) >= 2:
-        sizes = likely_sizes(np.array([readings[k][1] for k in idx]), np.array([out[k].color_index for k in idx]),
-                             np.array([[out[k].col, out[k].row] for k in idx]), profile.outline_tolerance,
-                             profile.same_size_cost, PER_KIND, profile.surplus_cost)[0] + 1
-    for k, size in zip(idx, sizes):
-        r, mismatch = out[k], readings[k][1]
-        overlap = float(np.exp(-mismatch[size - 1]))
+        colours, cells = np.array([out[k].color_index for k in idx]), np.array([[out[k].col, out[k].row] for k in idx])
+
+        def settled(scores):
+            return likely_sizes(scores, colours, cells, profile.outline_tolerance, profile.same_size_cost, PER_KIND,
+                                profile.surplus_cost)[0] + 1
+        sizes = settled(mismatches)
+        if edges is not None and len(idx) >= _MIN_EDGE_SIZED:
+            mismatches = _with_edge_sizes(mismatches, sizes, edges, camera, cells, pitch_mm, profile)
+            sizes = settled(mismatches)
+    for k, size, mismatch in zip(idx, sizes, mismatches):
+        r = out[k]
+        overlap = float(np.exp(-readings[k][1][size - 1]))
         conf = r.confidence * float(size_confidence(mismatch[None], np.array([size - 1]), profile.outline_tolerance)[0])
         conf *= min(1.0, overlap / profile.confident_overlap)
         if (r.col, r.row) in scale_dependent:
@@ -385,6 +398,21 @@ def _apply_priors(readings, camera: Camera, pitch_mm: float, profile: Profile,
                                                           pitch_mm)
         out[k] = dataclasses.replace(r, size=int(size), outline=shape, confidence=conf)
     return out
+
+
+def _with_edge_sizes(mismatches: np.ndarray, sizes: np.ndarray, edges: EdgeTensor, camera: Camera,
+                     cells: np.ndarray, pitch_mm: float, profile: Profile) -> np.ndarray:
+    """The outline mismatches (N, 3) of the pieces on ``cells`` ((N, 2) (col, row)), read
+    as ``sizes`` (N,), joined by how their outlines fit the photo's ``edges``
+    (:func:`edge_fit.fit_sides`, searched round a medium piece's side at ``pitch_mm``; the
+    edges' scale is set by the sizes read, :func:`edge_fit.size_costs`): each size's cost
+    grows by ``edge_size_weight`` times its edge cost, so that ``(mismatch / tolerance)^2 /
+    2``, as :func:`classify.likely_sizes` costs it, holds both. What is seen tells a size
+    surely where it is a piece's whole outline, the edges where a shadow or a lost face
+    blurs it."""
+    sides = fit_sides(edges, camera, cells, BASE_MM[2] / pitch_mm)
+    costs = size_costs(sides, sizes, profile.edge_size_spread, profile.edge_size_cap)
+    return np.sqrt(mismatches ** 2 + 2 * profile.outline_tolerance ** 2 * profile.edge_size_weight * costs)
 
 
 def _within_supply(pieces: list[Reading], costs: list[np.ndarray], outlier_cost: float | None,

@@ -1,14 +1,18 @@
 """Reading candidates into pieces on cells, on small synthetic candidate sets."""
+import cv2
 import numpy as np
 import pytest
 
 from calibration import load_profile
 from calibration.profile import COLOR_ORDER
+from vision.camera import Camera
 from vision.cells import read_pieces
 from vision.pieces import Blob
 
 PROFILE = load_profile()
 TABLE_LEVEL = float(np.log(120.0))  # a mid-grey table under every candidate
+# straight down, a grid unit 60 pixels wide, grid (0, 0) at pixel (100, 100)
+STRAIGHT_DOWN = Camera(np.array([[60.0, 0, 0, 100], [0, 60.0, 0, 100], [0, 0, 0, 1]]), np.array([0.0, 0.0, 10.0]))
 
 
 def square_blob(x, y, side, color, feature=None):
@@ -261,17 +265,37 @@ def test_a_stack_whose_lower_colour_shows_through_the_upper_piece_stands_only_wi
     assert read == ([("red", 3, 0), ("blue", 2, 1)] if stacked else [("red", 3, 0)])
 
 
-def _settled(mismatches):
-    """The pieces on the table, in a row on a 60-pixel grid, after :func:`cells._apply_priors`,
-    from their (3,) outline mismatches (minus the log of each size's overlap with what is
-    seen), each read medium at first, each colour 95% sure."""
-    from vision.camera import Camera
+def _settled(mismatches, step=1, edges=None):
+    """The pieces on the table, in a row on a 60-pixel grid ``step`` cells apart, after
+    :func:`cells._apply_priors` (with the photo's ``edges``, if given), from their (3,) outline
+    mismatches (minus the log of each size's overlap with what is seen), each read medium at
+    first, each colour 95% sure."""
     from vision.cells import Reading, _apply_priors
 
-    camera = Camera(np.array([[60.0, 0, 0, 100], [0, 60.0, 0, 100], [0, 0, 0, 1]]), np.array([0.0, 0.0, 10.0]))
-    readings = [(Reading(col, 0, col, 2, 0, 0.95, (100.0 + 60 * col, 100.0), np.zeros((4, 2))), np.array(m), np.zeros(5))
-                for col, m in enumerate(mismatches)]
-    return _apply_priors(readings, camera, 30.0, PROFILE, set())
+    readings = [(Reading(step * k, 0, k % 5, 2, 0, 0.95, (100.0 + 60 * step * k, 100.0), np.zeros((4, 2))),
+                 np.array(m), np.zeros(5)) for k, m in enumerate(mismatches)]
+    return _apply_priors(readings, STRAIGHT_DOWN, 30.0, PROFILE, set(), edges)
+
+
+def test_a_piece_that_looks_a_little_more_like_a_medium_is_read_large_where_its_edges_show_a_large():
+    """Four pieces two cells apart, the first a large one whose shadow and lost face leave it
+    a little more like a medium by what is seen. Its outline on the photo's edges is a
+    large's at the scale the others set, and large it is read; without the edges, medium."""
+    from vision.edge_fit import edge_tensor
+
+    sides_px = {1: 28.6, 2: 39.6, 3: 50.8}  # at a 30 mm pitch on a 60-pixel grid
+    truth = [3, 1, 2, 3]
+    photo = np.full((200, 560, 3), 110, np.uint8)
+    for k, size in enumerate(truth):
+        x, half = 100 + 120 * k, sides_px[size] / 2
+        corners = np.array([[x - half, 100 - half], [x + half, 100 - half], [x + half, 100 + half], [x - half, 100 + half]])
+        for j, shade in enumerate((200, 150, 90, 170)):  # straight down, each face a triangle to the centre
+            face = np.vstack([corners[j], corners[(j + 1) % 4], [x, 100]])
+            cv2.fillConvexPoly(photo, np.round(face * 16).astype(np.int32), (shade, shade // 3, 40), cv2.LINE_AA, 4)
+    mismatches = [[1.0, 0.30, 0.36], [0.15, 1.0, 1.5], [1.0, 0.15, 1.0], [1.5, 1.0, 0.15]]
+    assert [p.size for p in _settled(mismatches, step=2)] == [2, 1, 2, 3]
+    edges = edge_tensor(photo, (0, 0, 560, 200))
+    assert [p.size for p in _settled(mismatches, step=2, edges=edges)] == truth
 
 
 def test_a_piece_whose_outline_holds_little_of_what_is_seen_is_marked_for_checking():

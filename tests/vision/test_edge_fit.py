@@ -1,0 +1,109 @@
+"""Fitting pieces' outlines to a photo's edges, on small drawn photos."""
+import cv2
+import numpy as np
+import pytest
+
+from vision.camera import Camera
+from vision.edge_fit import edge_tensor, fit_sides, size_costs
+from vision.model import BASE_MM, HEIGHT_MM
+
+SIDES_MM = np.array([BASE_MM[1], BASE_MM[2], BASE_MM[3]])
+TABLE = (120, 110, 100)  # RGB
+
+
+def tilted_camera(tilt_deg=20.0, pitch_px=60.0, distance=12.0):
+    """A pinhole camera ``distance`` grid units from grid (1, 0), tilted ``tilt_deg`` about
+    the x axis, a grid unit about ``pitch_px`` pixels wide at the middle of a 480 x 360 photo."""
+    f = pitch_px * distance
+    K = np.array([[f, 0, 240], [0, f, 180], [0, 0, 1]])
+    a = np.radians(tilt_deg)
+    R = np.array([[1, 0, 0], [0, -np.cos(a), -np.sin(a)], [0, np.sin(a), -np.cos(a)]])
+    centre = np.array([1.0, 0.0, 0.0]) - distance * R[2]
+    return Camera(K @ np.hstack([R, (-R @ centre)[:, None]]), centre)
+
+
+def draw_pyramid(rgb, camera, centre, side, turn_deg, colour):
+    """Draw on ``rgb`` a pyramid of base ``side`` (grid units, its height as a real piece's
+    for its side) at base ``centre`` (col, row), turned ``turn_deg``: its faces that face
+    the camera, each a different shade of ``colour`` (RGB), as a lamp lights them."""
+    turn = np.radians(turn_deg)
+    square = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * side / 2
+    rotation = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+    points = np.zeros((5, 3))
+    points[:4, :2] = np.asarray(centre) + square @ rotation.T
+    points[4, :2], points[4, 2] = centre, side * HEIGHT_MM[2] / BASE_MM[2]
+    image = camera.project(points)
+    base_sign = np.sign(cv2.contourArea(image[:4].astype(np.float32), oriented=True))
+    for k, shade in enumerate((1.0, 0.75, 0.55, 0.85)):
+        face = image[[k, (k + 1) % 4, 4]].astype(np.float32)
+        if np.sign(cv2.contourArea(face, oriented=True)) == base_sign:
+            cv2.fillConvexPoly(rgb, np.round(face * 16).astype(np.int32), tuple(int(c * shade) for c in colour),
+                               cv2.LINE_AA, 4)
+
+
+def photo_of(camera, pieces, seed=0):
+    """A 480 x 360 photo of ``pieces`` ((centre, side, turn, colour) each) on a plain table
+    with a little sensor noise."""
+    rgb = np.zeros((360, 480, 3), np.uint8)
+    rgb[:] = TABLE
+    for centre, side, turn, colour in pieces:
+        draw_pyramid(rgb, camera, centre, side, turn, colour)
+    noise = np.random.default_rng(seed).normal(0, 2.0, rgb.shape)
+    return np.clip(rgb + noise, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("tilt", [0.0, 25.0])
+def test_an_outline_settles_at_the_piece_s_side_though_it_is_shifted_and_turned(tilt):
+    """Pieces of three sizes, each a little off its cell's centre and turned from the grid,
+    seen from above and at a slant: each outline settles within 4% of the piece's side."""
+    camera = tilted_camera(tilt)
+    pitch_mm = 32.0
+    cells = np.array([(0, 0), (1, 0), (2, 0)])
+    shifts = [(0.04, -0.03), (-0.05, 0.02), (0.0, 0.05)]
+    turns = [8.0, -12.0, 4.0]
+    sides = SIDES_MM / pitch_mm
+    photo = photo_of(camera, [(cell + shift, side, turn, colour) for cell, shift, side, turn, colour in
+                              zip(cells, shifts, sides, turns, [(200, 40, 40), (40, 160, 60), (60, 90, 210)])])
+    found = fit_sides(edge_tensor(photo, (0, 0, 480, 360)), camera, cells, BASE_MM[2] / pitch_mm)
+    assert np.abs(found / sides - 1).max() < 0.04
+
+
+def test_a_piece_s_shadow_does_not_make_its_outline_larger():
+    """A medium piece with a hard shadow drawn beside it, as dark as its darkest face: what
+    differs from the table is half as large again, its outline is not."""
+    camera = tilted_camera(0.0)
+    side = BASE_MM[2] / 32.0
+    photo = np.zeros((360, 480, 3), np.uint8)
+    photo[:] = TABLE
+    corners = camera.project(np.array([[1 - side / 2, -side / 2, 0], [1 + side, -side / 2, 0],
+                                       [1 + side, side / 2, 0], [1 - side / 2, side / 2, 0]]))
+    cv2.fillConvexPoly(photo, np.round(corners).astype(np.int32), (60, 55, 50))
+    draw_pyramid(photo, camera, (1.0, 0.0), side, 0.0, (200, 180, 40))
+    found = fit_sides(edge_tensor(photo, (0, 0, 480, 360)), camera, np.array([(1, 0)]), side)
+    assert abs(found[0] / side - 1) < 0.04
+
+
+def test_each_piece_costs_least_at_the_size_its_side_tells_at_the_photo_s_scale():
+    """Sides measured in grid units at an unknown scale (1 / 30 of a millimetre): the pieces
+    read as small, medium, large, medium and large set the scale; the fourth, read medium,
+    has a large's side and costs least as large. An outline that settled on something else
+    (the last) costs no more than the cap."""
+    sides = np.array([BASE_MM[1], BASE_MM[2], BASE_MM[3], BASE_MM[3], BASE_MM[3], 60.0]) / 30.0
+    read = np.array([1, 2, 3, 2, 3, 2])
+    costs = size_costs(sides, read, 0.06, 6.0)
+    assert costs.argmin(axis=1).tolist()[:5] == [0, 1, 2, 2, 2]
+    assert costs[3, 2] < 0.01 < 6.0 == costs[3, 0]
+    assert costs.max() <= 6.0
+
+
+def test_the_edges_are_measured_only_in_their_window():
+    """The window's edges sit at its offset in the image: a piece outside the window has none."""
+    camera = tilted_camera(0.0)
+    side = BASE_MM[3] / 32.0
+    photo = photo_of(camera, [((0.0, 0.0), side, 0.0, (200, 40, 40))])
+    inside = edge_tensor(photo, (0, 0, 480, 360))
+    window = edge_tensor(photo, (300, 0, 480, 360))
+    assert window.origin == (300, 0) and window.tensor.shape == (360, 180, 3)
+    probe = camera.project(np.array([[-side / 2, 0.0, 0.0]]))  # on the piece's left side
+    normal = np.array([[1.0, 0.0]])
+    assert inside.across(probe, normal)[0] > 10 * window.across(probe, normal)[0] + 1e-6

@@ -1,0 +1,153 @@
+"""Each piece's outline fitted to the photo's edges: a measure of its size that does not hang
+on what was told from the table.
+
+What differs from the table can hold a piece's shadow, or lose a face that matches the table,
+and the size read from it then shifts. The outline of a pyramid is where its colour meets the
+table's, and shows as an edge whatever the two colours are. A model outline (the convex hull
+of the base square and the apex, as the camera sees it) is laid on the photo at the cell, and
+its position, turn and size are moved to where the edges across it are strongest. The side it
+settles at, in grid units, measures the piece; the photo's own scale (millimetres a grid
+unit) is the one that puts the pieces as read at their true sides, so a size is told by the
+ratio of the sizes' sides (14.3 : 19.8 : 25.4 mm), not by any fitted threshold.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .camera import Camera
+from .model import BASE_MM, HEIGHT_MM
+
+_SIDES_MM = np.array([BASE_MM[size] for size in (1, 2, 3)])
+_HEIGHT_PER_SIDE = HEIGHT_MM[2] / BASE_MM[2]  # the three sizes are nearly similar (1.75 to 1.78)
+_SQUARE = np.array([[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]])
+# the log of each 8-bit value plus 8: the sensor's noise in the dark is no edge
+_LOGS = np.log(np.arange(256, dtype=np.float32) + 8.0)
+_CHANNEL_SUM = np.ones((1, 3), np.float32)
+_SMOOTHING = 1.0  # Gaussian sigma (pixels) of the structure tensor: an edge a pixel off still counts
+_SAMPLES = 6  # points sampled along each side of a model outline
+# the search, in grid units and degrees: first a coarse grid of sides (times a medium's side at
+# the reading's scale), shifts and turns, then rounds of a 3 x 3 x 3 x 3 grid round the best,
+# each half as fine as the one before
+_COARSE_SIDES = np.arange(0.6, 1.41, 0.2)
+_COARSE_SHIFTS = (-0.05, 0.0, 0.05)
+_COARSE_TURNS = (-10.0, 0.0, 10.0)
+_FIRST_STEPS = (0.1, 0.025, 5.0)  # side (times a medium's), shift, turn
+_ROUNDS = 4
+
+
+@dataclass(frozen=True)
+class EdgeTensor:
+    """The photo's edges by direction over a window of it: ``tensor`` float32 (h, w, 3), at
+    each pixel the smoothed structure tensor (gx^2, gx*gy, gy^2) of the log colour channels,
+    summed over the channels; ``origin`` the window's top-left pixel (x0, y0) in the image."""
+
+    tensor: np.ndarray
+    origin: tuple[int, int]
+
+    def across(self, points: np.ndarray, normals: np.ndarray) -> np.ndarray:
+        """The edge strength across the direction ``normals`` ((..., 2) unit (x, y)) at the
+        image ``points`` ((..., 2) (x, y); clipped to the window): the root of the tensor's
+        energy along each normal, (...,)."""
+        h, w = self.tensor.shape[:2]
+        cols = np.clip((points[..., 0] - self.origin[0] + 0.5).astype(np.int32), 0, w - 1)
+        rows = np.clip((points[..., 1] - self.origin[1] + 0.5).astype(np.int32), 0, h - 1)
+        j = self.tensor[rows, cols]
+        nx, ny = normals[..., 0], normals[..., 1]
+        return np.sqrt(np.maximum(j[..., 0] * nx * nx + 2 * j[..., 1] * nx * ny + j[..., 2] * ny * ny, 0.0))
+
+
+def edge_tensor(rgb: np.ndarray, box: tuple[int, int, int, int]) -> EdgeTensor:
+    """The :class:`EdgeTensor` of ``rgb`` (uint8 (H, W, 3) RGB) over the window ``box``
+    (x0, y0, x1, y1), clipped to the image."""
+    h, w = rgb.shape[:2]
+    x0, y0 = max(int(box[0]), 0), max(int(box[1]), 0)
+    x1, y1 = min(int(box[2]), w), min(int(box[3]), h)
+    logs = cv2.LUT(np.ascontiguousarray(rgb[y0:y1, x0:x1]), _LOGS)
+    gx = cv2.Sobel(logs, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(logs, cv2.CV_32F, 0, 1, ksize=3)
+    summed = [cv2.transform(cv2.multiply(a, b), _CHANNEL_SUM) for a, b in ((gx, gx), (gx, gy), (gy, gy))]
+    return EdgeTensor(cv2.GaussianBlur(cv2.merge(summed), (0, 0), _SMOOTHING), (x0, y0))
+
+
+def fit_sides(edges: EdgeTensor, camera: Camera, cells: np.ndarray, medium_side: float) -> np.ndarray:
+    """The base side (N,), in grid units, of the pyramid whose outline runs along the
+    strongest edges at each of ``cells`` ((N, 2) (col, row)), its base centre shifted by up
+    to a tenth of a cell and turned by up to about 20 degrees from the grid.
+    ``medium_side``: a medium piece's side in grid units at the reading's scale, round which
+    the sides are searched (0.6 to 1.4 times it, and a little beyond)."""
+    cells = np.asarray(cells, np.float64).reshape(-1, 2)
+    n = len(cells)
+    grid = np.stack(np.meshgrid(_COARSE_SIDES * medium_side, _COARSE_SHIFTS, _COARSE_SHIFTS, _COARSE_TURNS,
+                                indexing="ij"), axis=-1).reshape(-1, 4)
+    best = _best_poses(edges, camera, cells, np.broadcast_to(grid, (n,) + grid.shape))
+    steps = np.array([_FIRST_STEPS[0] * medium_side, _FIRST_STEPS[1], _FIRST_STEPS[1], _FIRST_STEPS[2]])
+    around = np.stack(np.meshgrid(*[(-1.0, 0.0, 1.0)] * 4, indexing="ij"), axis=-1).reshape(-1, 4)
+    for _ in range(_ROUNDS):
+        best = _best_poses(edges, camera, cells, best[:, None, :] + around[None] * steps)
+        steps = steps / 2
+    return best[:, 0]
+
+
+def size_costs(sides: np.ndarray, sizes: np.ndarray, spread: float, cap: float) -> np.ndarray:
+    """(N, 3) cost of each size (1..3) for pieces whose outlines settled at ``sides`` (N,)
+    grid units (:func:`fit_sides`), at the photo's scale that best puts the pieces read as
+    ``sizes`` (N,) at their sides (the median ratio): ``(log(side * scale / size's side) /
+    spread)^2 / 2``, at most ``cap`` (an outline that settled on a neighbour's edges, or a
+    shadow's, costs no more)."""
+    sides = np.maximum(np.asarray(sides, np.float64), 1e-6)
+    scale = float(np.exp(np.median(np.log(_SIDES_MM[np.asarray(sizes) - 1] / sides))))
+    misfit = np.log(sides[:, None] * scale / _SIDES_MM[None, :]) / spread
+    return np.minimum(0.5 * misfit ** 2, cap)
+
+
+def _best_poses(edges: EdgeTensor, camera: Camera, cells: np.ndarray, poses: np.ndarray) -> np.ndarray:
+    """Of ``poses`` ((N, K, 4): side, shift in col and row, turn in degrees) at each of
+    ``cells`` (N, 2), the one (N, 4) whose outline runs along the strongest edges."""
+    n, k = poses.shape[:2]
+    flat = poses.reshape(-1, 4)
+    centres = np.repeat(cells, k, axis=0) + flat[:, 1:3]
+    strength = _outline_strength(edges, _outline_points(camera, centres, flat[:, 0], np.radians(flat[:, 3])))
+    return poses[np.arange(n), strength.reshape(n, k).argmax(axis=1)]
+
+
+def _outline_points(camera: Camera, centres: np.ndarray, sides: np.ndarray, turns: np.ndarray) -> np.ndarray:
+    """(M, 5, 2) image (x, y) of the four base corners, in order round the base, and the
+    apex of pyramids with base ``centres`` ((M, 2) (col, row)), ``sides`` (M,) in grid
+    units, turned by ``turns`` (M,) radians."""
+    cos, sin = np.cos(turns)[:, None], np.sin(turns)[:, None]
+    half = sides[:, None] / 2
+    points = np.zeros((len(sides), 5, 3))
+    points[:, :4, 0] = centres[:, :1] + half * (_SQUARE[:, 0] * cos - _SQUARE[:, 1] * sin)
+    points[:, :4, 1] = centres[:, 1:] + half * (_SQUARE[:, 0] * sin + _SQUARE[:, 1] * cos)
+    points[:, 4, :2] = centres
+    points[:, 4, 2] = sides * _HEIGHT_PER_SIDE
+    return camera.project(points.reshape(-1, 3)).reshape(-1, 5, 2)
+
+
+def _outline_strength(edges: EdgeTensor, points: np.ndarray) -> np.ndarray:
+    """The mean edge strength across the outline (M,) of each pyramid of ``points`` ((M, 5,
+    2), from :func:`_outline_points`). The outline is the convex hull of base and apex: the
+    base sides the apex does not lie beyond, and the two ridges from the base corners where
+    it passes from one to the other (a base side the apex lies beyond is hidden behind the
+    piece)."""
+    base, apex = points[:, :4], points[:, 4]
+    following = np.roll(base, -1, axis=1)
+    edge = following - base
+    orientation = np.sign((base[..., 0] * following[..., 1] - following[..., 0] * base[..., 1]).sum(axis=1))
+    beyond = orientation[:, None] * (edge[..., 0] * (apex[:, None, 1] - base[..., 1])
+                                     - edge[..., 1] * (apex[:, None, 0] - base[..., 0])) < 0
+    ridge_on_hull = beyond ^ np.roll(beyond, 1, axis=1)
+    starts = np.concatenate([base, base], axis=1)  # (M, 8, 2): four base sides, four ridges
+    ends = np.concatenate([following, np.repeat(apex[:, None], 4, axis=1)], axis=1)
+    on_hull = np.concatenate([~beyond, ridge_on_hull], axis=1)
+    along = ends - starts
+    length = np.hypot(along[..., 0], along[..., 1]) + 1e-9
+    normals = np.stack([-along[..., 1], along[..., 0]], axis=-1) / length[..., None]
+    t = (np.arange(_SAMPLES) + 0.5) / _SAMPLES
+    samples = starts[:, :, None] + t[None, None, :, None] * along[:, :, None]
+    strength = edges.across(samples, np.broadcast_to(normals[:, :, None], samples.shape)).mean(axis=2)
+    weight = length * on_hull
+    return (strength * weight).sum(axis=1) / np.maximum(weight.sum(axis=1), 1e-9)
