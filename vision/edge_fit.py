@@ -142,12 +142,12 @@ def _outline_strength(edges: EdgeTensor, points: np.ndarray) -> np.ndarray:
     ridge_on_hull = beyond ^ np.roll(beyond, 1, axis=1)
     starts = np.concatenate([base, base], axis=1)  # (M, 8, 2): four base sides, four ridges
     ends = np.concatenate([following, np.repeat(apex[:, None], 4, axis=1)], axis=1)
-    on_hull = np.concatenate([~beyond, ridge_on_hull], axis=1)
-    along = ends - starts
-    length = np.hypot(along[..., 0], along[..., 1]) + 1e-9
-    normals = np.stack([-along[..., 1], along[..., 0]], axis=-1) / length[..., None]
-    t = (np.arange(_SAMPLES) + 0.5) / _SAMPLES
-    samples = starts[:, :, None] + t[None, None, :, None] * along[:, :, None]
-    strength = edges.across(samples, np.broadcast_to(normals[:, :, None], samples.shape)).mean(axis=2)
-    weight = length * on_hull
-    return (strength * weight).sum(axis=1) / np.maximum(weight.sum(axis=1), 1e-9)
+    template, segment = np.nonzero(np.concatenate([~beyond, ridge_on_hull], axis=1))  # the hull's
+    starts, along = starts[template, segment], ends[template, segment] - starts[template, segment]
+    length = np.hypot(along[:, 0], along[:, 1]) + 1e-9
+    normals = np.stack([-along[:, 1], along[:, 0]], axis=-1) / length[:, None]
+    t = (np.arange(_SAMPLES, dtype=np.float32) + 0.5) / _SAMPLES
+    samples = starts.astype(np.float32)[:, None] + t[None, :, None] * along.astype(np.float32)[:, None]
+    strength = edges.across(samples, normals.astype(np.float32)[:, None]).mean(axis=1)
+    total = np.bincount(template, weights=length, minlength=len(points))
+    return np.bincount(template, weights=strength * length, minlength=len(points)) / np.maximum(total, 1e-9)
