@@ -81,7 +81,7 @@ def analyze(rgb, profile: Profile | None = None) -> Detection:
         if reading.pitch_mm < reading.grid_pitch_mm and _glowing(found, found.profile.unlit_glow_median):
             found, reading = _read_without_shadows(view, found, reading, (w, h), edges)
         reading = check_reading(reading, found.strength, found.log_ratio, found.blobs, found.plain,
-                                float(np.mean(found.table[::8, ::8])), found.profile, found.strays)
+                                float(np.mean(found.table[::8, ::8])), found.profile, found.strays, edges)
         reading = tell_look_alikes(reading, rgb, found.strength, found.profile)
     except np.linalg.LinAlgError:
         raise BoardNotFound("the pieces found do not sit on a grid; photograph the city from above") from None
@@ -95,10 +95,11 @@ def _read(found: Candidates, image_size: tuple[int, int], edges: EdgeTensor):
 
 
 def _city_box(found: Candidates) -> tuple[int, int, int, int]:
-    """The window (x0, y0, x1, y1) round the candidates of ``found``, with a typical piece's
-    side to spare (a piece's outline may reach past what was seen of it)."""
+    """The window (x0, y0, x1, y1) round the candidates of ``found``, with two typical
+    pieces' sides to spare: a piece's outline may reach past what was seen of it, and a piece
+    missed at first, beside the city, is sized by its edges too."""
     pixels = np.vstack([blob.pixels for blob in found.blobs])
-    margin = int(np.ceil(found.side))
+    margin = int(np.ceil(2 * found.side))
     x0, y0 = pixels.min(axis=0) - margin
     x1, y1 = pixels.max(axis=0) + margin + 1
     return int(x0), int(y0), int(x1), int(y1)

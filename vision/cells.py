@@ -17,7 +17,7 @@ from calibration import Profile
 from .camera import Camera, CameraPrior, camera_from_homography, intrinsics
 from .classify import (classify_colors, color_confidence, color_costs, likely_sizes, size_confidence, size_scores,
                        within_supply)
-from .edge_fit import EdgeTensor, fit_sides, size_costs
+from .edge_fit import EdgeTensor, edge_scale, fit_sides, size_costs
 from .grid import GridFit, fit_grid
 from .model import BASE_MM, outline, pyramid_points, seat_height_mm, silhouettes
 from .pieces import Blob
@@ -55,7 +55,9 @@ class CityReading:
     offset (3,) (see :func:`classify.classify_colors`). ``grid_pitch_mm`` is the grid's
     pitch as far as the pieces tell; ``pitch_mm`` the pitch at which the modelled pieces
     match what is seen of them, their outlines' scale: finer than the grid's where hard
-    shadows make every piece look larger."""
+    shadows make every piece look larger. ``edge_scale`` (millimetres a grid unit, or None
+    where the pieces were not sized by the photo's edges) puts the outlines fitted to the
+    edges at the sizes read (:func:`edge_fit.edge_scale`)."""
 
     grid: GridFit
     camera: Camera
@@ -63,6 +65,7 @@ class CityReading:
     pitch_mm: float
     pieces: list[Reading]
     color_offset: np.ndarray
+    edge_scale: float | None = None
 
 
 def read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: float, plain: bool,
@@ -154,9 +157,9 @@ def _read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: f
     near = pitches[np.abs(pitches - pitch_mm) <= _OUTLINE_PITCH_SPAN_MM]
     pitch_mm, fits, scale_dependent = _best_fitting_pitch(camera, by_cell, blobs, colors, near, profile)
     readings = _assemble(blobs, by_cell, fits, camera, pitch_mm, colors, costs, color_conf, areas, profile)
-    pieces = _within_supply(_apply_priors(readings, camera, pitch_mm, profile, scale_dependent, edges),
-                            [c for _, _, c in readings], outlier, profile)
-    return CityReading(fit, camera, grid_pitch_mm, pitch_mm, pieces, offset)
+    pieces, scale = _apply_priors(readings, camera, pitch_mm, profile, scale_dependent, edges)
+    pieces = _within_supply(pieces, [c for _, _, c in readings], outlier, profile)
+    return CityReading(fit, camera, grid_pitch_mm, pitch_mm, pieces, offset, scale)
 
 
 def shared_offset(features: np.ndarray, chromas: np.ndarray, profile: Profile) -> np.ndarray:
@@ -359,12 +362,13 @@ def _outline_fit(camera: Camera, cell: tuple[int, int], pixels: np.ndarray,
 
 
 def _apply_priors(readings, camera: Camera, pitch_mm: float, profile: Profile,
-                  scale_dependent: set[tuple[int, int]], edges: EdgeTensor | None = None) -> list[Reading]:
+                  scale_dependent: set[tuple[int, int]],
+                  edges: EdgeTensor | None = None) -> tuple[list[Reading], float | None]:
     """Sizes of the pieces on the table re-read together with the rules (see
     :func:`classify.likely_sizes`); the pieces on top of stacks keep theirs. Where the
     photo's ``edges`` are given and at least ``_MIN_EDGE_SIZED`` pieces stand on the table,
     each one's outline fit is then joined by how its outline fits the edges
-    (:func:`_with_edge_sizes`) and the sizes read again. A piece on the
+    (:func:`_with_edge_costs`) and the sizes read again. A piece on the
     table is then as confident as its colour (its reading's confidence) times its size: how
     much better the size read fits what is seen than the other sizes do
     (:func:`classify.size_confidence`), and no more than its outline's overlap with what is
@@ -372,11 +376,13 @@ def _apply_priors(readings, camera: Camera, pitch_mm: float, profile: Profile,
     size another nearly as likely scale reads otherwise, no more than
     ``_SCALE_DEPENDENT_CONFIDENCE``. So a piece sized by the rules against what is seen, or
     whose outline fits what is seen poorly (a piece with part of it lost, or with its
-    shadow), or whose size hangs on the scale, is flagged for the player to check."""
+    shadow), or whose size hangs on the scale, is flagged for the player to check. Returns
+    the readings and the edges' scale at the sizes read (:func:`edge_fit.edge_scale`; None
+    without edges)."""
     out = [r for r, _, _ in readings]
     idx = [k for k, r in enumerate(out) if r.level == 0]
     mismatches = np.array([readings[k][1] for k in idx]).reshape(-1, 3)
-    sizes = np.array([out[k].size for k in idx])
+    sizes, scale = np.array([out[k].size for k in idx]), None
     if len(idx) >= 2:
         colours, cells = np.array([out[k].color_index for k in idx]), np.array([[out[k].col, out[k].row] for k in idx])
 
@@ -385,8 +391,12 @@ def _apply_priors(readings, camera: Camera, pitch_mm: float, profile: Profile,
                                 profile.surplus_cost)[0] + 1
         sizes = settled(mismatches)
         if edges is not None and len(idx) >= _MIN_EDGE_SIZED:
-            mismatches = _with_edge_sizes(mismatches, sizes, edges, camera, cells, pitch_mm, profile)
+            sides = fit_sides(edges, camera, cells, BASE_MM[2] / pitch_mm)
+            mismatches = _with_edge_costs(mismatches, size_costs(sides, edge_scale(sides, sizes),
+                                                                 profile.edge_size_spread, profile.edge_size_cap),
+                                          profile)
             sizes = settled(mismatches)
+            scale = edge_scale(sides, sizes)
     for k, size, mismatch in zip(idx, sizes, mismatches):
         r = out[k]
         overlap = float(np.exp(-readings[k][1][size - 1]))
@@ -397,21 +407,15 @@ def _apply_priors(readings, camera: Camera, pitch_mm: float, profile: Profile,
         shape = r.outline if size == r.size else outline(camera, np.array([r.col, r.row], np.float64), int(size),
                                                           pitch_mm)
         out[k] = dataclasses.replace(r, size=int(size), outline=shape, confidence=conf)
-    return out
+    return out, scale
 
 
-def _with_edge_sizes(mismatches: np.ndarray, sizes: np.ndarray, edges: EdgeTensor, camera: Camera,
-                     cells: np.ndarray, pitch_mm: float, profile: Profile) -> np.ndarray:
-    """The outline mismatches (N, 3) of the pieces on ``cells`` ((N, 2) (col, row)), read
-    as ``sizes`` (N,), joined by how their outlines fit the photo's ``edges``
-    (:func:`edge_fit.fit_sides`, searched round a medium piece's side at ``pitch_mm``; the
-    edges' scale is set by the sizes read, :func:`edge_fit.size_costs`): each size's cost
-    grows by ``edge_size_weight`` times its edge cost, so that ``(mismatch / tolerance)^2 /
-    2``, as :func:`classify.likely_sizes` costs it, holds both. What is seen tells a size
-    surely where it is a piece's whole outline, the edges where a shadow or a lost face
-    blurs it."""
-    sides = fit_sides(edges, camera, cells, BASE_MM[2] / pitch_mm)
-    costs = size_costs(sides, sizes, profile.edge_size_spread, profile.edge_size_cap)
+def _with_edge_costs(mismatches: np.ndarray, costs: np.ndarray, profile: Profile) -> np.ndarray:
+    """The outline mismatches (N, 3) of the pieces on the table joined by their sizes' costs
+    (N, 3) on the photo's edges (:func:`edge_fit.size_costs`): each size's cost grows by
+    ``edge_size_weight`` times its edge cost, so that ``(mismatch / tolerance)^2 / 2``, as
+    :func:`classify.likely_sizes` costs it, holds both. What is seen tells a size surely
+    where it is a piece's whole outline, the edges where a shadow or a lost face blurs it."""
     return np.sqrt(mismatches ** 2 + 2 * profile.outline_tolerance ** 2 * profile.edge_size_weight * costs)
 
 

@@ -91,14 +91,21 @@ def fit_sides(edges: EdgeTensor, camera: Camera, cells: np.ndarray, medium_side:
     return best[:, 0]
 
 
-def size_costs(sides: np.ndarray, sizes: np.ndarray, spread: float, cap: float) -> np.ndarray:
-    """(N, 3) cost of each size (1..3) for pieces whose outlines settled at ``sides`` (N,)
-    grid units (:func:`fit_sides`), at the photo's scale that best puts the pieces read as
-    ``sizes`` (N,) at their sides (the median ratio): ``(log(side * scale / size's side) /
-    spread)^2 / 2``, at most ``cap`` (an outline that settled on a neighbour's edges, or a
-    shadow's, costs no more)."""
+def edge_scale(sides: np.ndarray, sizes: np.ndarray) -> float:
+    """The photo's scale (millimetres a grid unit) that best puts pieces read as ``sizes``
+    (N,) at their true sides, their outlines having settled at ``sides`` (N,) grid units
+    (:func:`fit_sides`): the median of the ratios, so that a few misread or misfitted pieces
+    do not move it."""
     sides = np.maximum(np.asarray(sides, np.float64), 1e-6)
-    scale = float(np.exp(np.median(np.log(_SIDES_MM[np.asarray(sizes) - 1] / sides))))
+    return float(np.exp(np.median(np.log(_SIDES_MM[np.asarray(sizes) - 1] / sides))))
+
+
+def size_costs(sides: np.ndarray, scale: float, spread: float, cap: float) -> np.ndarray:
+    """(N, 3) cost of each size (1..3) for pieces whose outlines settled at ``sides`` (N,)
+    grid units (:func:`fit_sides`), at ``scale`` millimetres a grid unit
+    (:func:`edge_scale`): ``(log(side * scale / size's side) / spread)^2 / 2``, at most
+    ``cap`` (an outline that settled on a neighbour's edges, or a shadow's, costs no more)."""
+    sides = np.maximum(np.asarray(sides, np.float64), 1e-6)
     misfit = np.log(sides[:, None] * scale / _SIDES_MM[None, :]) / spread
     return np.minimum(0.5 * misfit ** 2, cap)
 

@@ -16,7 +16,8 @@ around it; or, on a print, it must stand out from the print, even a little, more
 ring around it does; or, on a dim plain table, where a glossy black pyramid can match the
 table in colour, its edges must show all round inside the outline. A card, a cloth pattern
 or a shadow does not take that shape. The sizes of the pieces found so are then read again
-with the game's rules, which tell more than such weak evidence does. On a dim plain table the
+with the game's rules, which tell more than such weak evidence does, and with how their
+outlines fit the photo's edges (:mod:`vision.edge_fit`). On a dim plain table the
 black pieces seen at first are sized by their edges too, where their lit faces, matching the
 table, dropped out of what was seen.
 
@@ -39,7 +40,8 @@ from calibration.profile import BLACK, COLOR_ORDER
 from .cells import PER_KIND, SIZES, CityReading, Reading
 from .classify import MAX_PER_COLOR, likely_sizes
 from .camera import apply_homography
-from .model import outline, silhouettes, window_mask
+from .edge_fit import EdgeTensor, fit_sides, size_costs
+from .model import BASE_MM, outline, silhouettes, window_mask
 from .pieces import Blob
 
 logger = logging.getLogger(__name__)
@@ -60,9 +62,11 @@ _QUARTER_MIDDLE = 0.6
 
 
 def check_reading(reading: CityReading, strength: np.ndarray, log_ratio: np.ndarray, blobs: list[Blob],
-                  plain: bool, table_level: float, profile: Profile, strays: list[Blob] = ()) -> CityReading:
+                  plain: bool, table_level: float, profile: Profile, strays: list[Blob] = (),
+                  outline_edges: EdgeTensor | None = None) -> CityReading:
     """``reading`` without the readings whose outline is mostly table, then with the pieces
-    found on a second look at the empty cells beside it, and the ``strays`` (candidates
+    found on a second look at the empty cells beside it (sized by ``outline_edges`` too, the
+    photo's edges round the city, see :func:`add_unseen`), and the ``strays`` (candidates
     apart from the city) that stand on the grid as a piece would (:func:`add_strays`).
     ``strength``: float32 (H, W) from :func:`vision.colour.off_table`; ``log_ratio``:
     float32 (H, W, 3); ``blobs``: the candidates the reading was made of; ``plain``: whether the table has no pattern (only
@@ -74,7 +78,7 @@ def check_reading(reading: CityReading, strength: np.ndarray, log_ratio: np.ndar
     differs = (strength > profile.unseen_threshold).astype(np.uint8)
     edges = _relative_edges(log_ratio, differs) if plain and table_level <= profile.edge_table_level else None
     kept = drop_shapeless(reading, differs, profile)
-    found = add_unseen(kept, differs, strength, log_ratio, blobs, plain, edges, profile)
+    found = add_unseen(kept, differs, strength, log_ratio, blobs, plain, edges, profile, outline_edges)
     found = found if edges is None else black_sizes_from_edges(found, edges, profile)
     return add_strays(found, strays, log_ratio, blobs, plain, profile)
 
@@ -228,7 +232,8 @@ def _relative_edges(log_ratio: np.ndarray, differs: np.ndarray) -> np.ndarray:
 
 
 def add_unseen(reading: CityReading, differs: np.ndarray, strength: np.ndarray, log_ratio: np.ndarray,
-               blobs: list[Blob], plain: bool, edges: np.ndarray | None, profile: Profile) -> CityReading:
+               blobs: list[Blob], plain: bool, edges: np.ndarray | None, profile: Profile,
+               outline_edges: EdgeTensor | None = None) -> CityReading:
     """``reading`` with pieces added in empty cells beside it (and beside those, and so on)
     where what differs from the table (``differs``, uint8 (H, W)) and no piece read explains
     matches the outline of one pyramid size: intersection over union at least
@@ -239,7 +244,8 @@ def add_unseen(reading: CityReading, differs: np.ndarray, strength: np.ndarray, 
     Their colour is read from their median log ratio as the candidates' were, by the piece
     colour model on a plain table (the table as the ``blobs`` saw it), else the nearest of
     the photo's expected colours (:class:`_PhotoColours`); ``log_ratio`` is float32 (H, W,
-    3)."""
+    3). Their sizes are read again with the rules (:func:`_sizes_with_rules`), and with how
+    their outlines fit ``outline_edges`` (:func:`_edge_costs`)."""
     pieces = list(reading.pieces)
     if not pieces:
         return reading
@@ -269,7 +275,9 @@ def add_unseen(reading: CityReading, differs: np.ndarray, strength: np.ndarray, 
     added = len(pieces) - len(reading.pieces)
     if added:
         logger.info("%d piece(s) found on a second look at empty cells", added)
-        pieces = _sizes_with_rules(pieces, len(reading.pieces), reading, profile)
+        known = len(reading.pieces)
+        pieces = _sizes_with_rules(pieces, known, reading, profile,
+                                   _edge_costs(pieces[known:], reading, outline_edges, profile))
     return dataclasses.replace(reading, pieces=pieces)
 
 
@@ -295,20 +303,38 @@ def _explained(pieces: list[Reading], shape: tuple[int, int]) -> np.ndarray:
     return cv2.dilate(explained, np.ones((5, 5), np.uint8))
 
 
-def _sizes_with_rules(pieces: list[Reading], known: int, reading: CityReading, profile: Profile) -> list[Reading]:
+def _edge_costs(added: list[Reading], reading: CityReading, outline_edges: EdgeTensor | None,
+                profile: Profile) -> np.ndarray | None:
+    """(N, 3) cost of each size for the pieces ``added`` on a second look, by how their
+    outlines fit the photo's ``outline_edges`` (:func:`edge_fit.fit_sides`) at the scale
+    the pieces read first set (``reading.edge_scale``; :func:`edge_fit.size_costs`), times
+    ``edge_size_weight``; None without edges or that scale."""
+    if outline_edges is None or reading.edge_scale is None or not added:
+        return None
+    cells = np.array([[p.col, p.row] for p in added])
+    sides = fit_sides(outline_edges, reading.camera, cells, BASE_MM[2] / reading.pitch_mm)
+    costs = size_costs(sides, reading.edge_scale, profile.edge_size_spread, profile.edge_size_cap)
+    return profile.edge_size_weight * costs
+
+
+def _sizes_with_rules(pieces: list[Reading], known: int, reading: CityReading, profile: Profile,
+                      edge_costs: np.ndarray | None = None) -> list[Reading]:
     """``pieces`` with the sizes of those found on a second look (all but the first
     ``known``) read again together with the rules (:func:`classify.likely_sizes`): what
     they were sized by (a faint contrast, edges, a blurred print) tells a size less surely
     than a clear outline, so each size step away from it costs only
-    ``second_look_size_cost``, less than a broken rule. The pieces read first were sized
-    with the rules already; one of them changes size only where that mends more than two
-    broken rules, as in that reading."""
+    ``second_look_size_cost``, less than a broken rule, plus its ``edge_costs`` ((N, 3),
+    one row a piece found on a second look, from :func:`_edge_costs`), if given. The pieces
+    read first were sized with the rules already; one of them changes size only where that
+    mends more than two broken rules, as in that reading."""
     on_table = [k for k, p in enumerate(pieces) if p.level == 0]
     costs = []
     for k in on_table:
         steps = np.abs(np.array(SIZES) - pieces[k].size)
         step_cost = profile.second_look_size_cost if k >= known else 2 * profile.same_size_cost
         costs.append(np.where(steps == 1, step_cost, 2 * step_cost) * (steps > 0))
+        if k >= known and edge_costs is not None:
+            costs[-1] = costs[-1] + edge_costs[k - known]
     # likely_sizes costs a mismatch m at tolerance 1 as m^2 / 2
     sizes = likely_sizes(np.sqrt(2 * np.array(costs)), np.array([pieces[k].color_index for k in on_table]),
                          np.array([[pieces[k].col, pieces[k].row] for k in on_table]), 1.0, profile.same_size_cost,

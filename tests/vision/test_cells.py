@@ -1,12 +1,13 @@
 """Reading candidates into pieces on cells, on small synthetic candidate sets."""
-import cv2
 import numpy as np
 import pytest
 
 from calibration import load_profile
 from calibration.profile import COLOR_ORDER
+from tests.vision.pyramids import draw_pyramid
 from vision.camera import Camera
 from vision.cells import read_pieces
+from vision.model import BASE_MM
 from vision.pieces import Blob
 
 PROFILE = load_profile()
@@ -274,7 +275,7 @@ def _settled(mismatches, step=1, edges=None):
 
     readings = [(Reading(step * k, 0, k % 5, 2, 0, 0.95, (100.0 + 60 * step * k, 100.0), np.zeros((4, 2))),
                  np.array(m), np.zeros(5)) for k, m in enumerate(mismatches)]
-    return _apply_priors(readings, STRAIGHT_DOWN, 30.0, PROFILE, set(), edges)
+    return _apply_priors(readings, STRAIGHT_DOWN, 30.0, PROFILE, set(), edges)[0]
 
 
 def test_a_piece_that_looks_a_little_more_like_a_medium_is_read_large_where_its_edges_show_a_large():
@@ -283,15 +284,10 @@ def test_a_piece_that_looks_a_little_more_like_a_medium_is_read_large_where_its_
     large's at the scale the others set, and large it is read; without the edges, medium."""
     from vision.edge_fit import edge_tensor
 
-    sides_px = {1: 28.6, 2: 39.6, 3: 50.8}  # at a 30 mm pitch on a 60-pixel grid
     truth = [3, 1, 2, 3]
     photo = np.full((200, 560, 3), 110, np.uint8)
-    for k, size in enumerate(truth):
-        x, half = 100 + 120 * k, sides_px[size] / 2
-        corners = np.array([[x - half, 100 - half], [x + half, 100 - half], [x + half, 100 + half], [x - half, 100 + half]])
-        for j, shade in enumerate((200, 150, 90, 170)):  # straight down, each face a triangle to the centre
-            face = np.vstack([corners[j], corners[(j + 1) % 4], [x, 100]])
-            cv2.fillConvexPoly(photo, np.round(face * 16).astype(np.int32), (shade, shade // 3, 40), cv2.LINE_AA, 4)
+    for k, size in enumerate(truth):  # at a 30 mm pitch
+        draw_pyramid(photo, STRAIGHT_DOWN, (2.0 * k, 0.0), BASE_MM[size] / 30.0, 0.0, (200, 70, 40))
     mismatches = [[1.0, 0.30, 0.36], [0.15, 1.0, 1.5], [1.0, 0.15, 1.0], [1.5, 1.0, 0.15]]
     assert [p.size for p in _settled(mismatches, step=2)] == [2, 1, 2, 3]
     edges = edge_tensor(photo, (0, 0, 560, 200))

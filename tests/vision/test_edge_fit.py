@@ -4,8 +4,9 @@ import numpy as np
 import pytest
 
 from vision.camera import Camera
-from vision.edge_fit import edge_tensor, fit_sides, size_costs
-from vision.model import BASE_MM, HEIGHT_MM
+from vision.edge_fit import edge_scale, edge_tensor, fit_sides, size_costs
+from tests.vision.pyramids import draw_pyramid
+from vision.model import BASE_MM
 
 SIDES_MM = np.array([BASE_MM[1], BASE_MM[2], BASE_MM[3]])
 TABLE = (120, 110, 100)  # RGB
@@ -20,25 +21,6 @@ def tilted_camera(tilt_deg=20.0, pitch_px=60.0, distance=12.0):
     R = np.array([[1, 0, 0], [0, -np.cos(a), -np.sin(a)], [0, np.sin(a), -np.cos(a)]])
     centre = np.array([1.0, 0.0, 0.0]) - distance * R[2]
     return Camera(K @ np.hstack([R, (-R @ centre)[:, None]]), centre)
-
-
-def draw_pyramid(rgb, camera, centre, side, turn_deg, colour):
-    """Draw on ``rgb`` a pyramid of base ``side`` (grid units, its height as a real piece's
-    for its side) at base ``centre`` (col, row), turned ``turn_deg``: its faces that face
-    the camera, each a different shade of ``colour`` (RGB), as a lamp lights them."""
-    turn = np.radians(turn_deg)
-    square = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * side / 2
-    rotation = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
-    points = np.zeros((5, 3))
-    points[:4, :2] = np.asarray(centre) + square @ rotation.T
-    points[4, :2], points[4, 2] = centre, side * HEIGHT_MM[2] / BASE_MM[2]
-    image = camera.project(points)
-    base_sign = np.sign(cv2.contourArea(image[:4].astype(np.float32), oriented=True))
-    for k, shade in enumerate((1.0, 0.75, 0.55, 0.85)):
-        face = image[[k, (k + 1) % 4, 4]].astype(np.float32)
-        if np.sign(cv2.contourArea(face, oriented=True)) == base_sign:
-            cv2.fillConvexPoly(rgb, np.round(face * 16).astype(np.int32), tuple(int(c * shade) for c in colour),
-                               cv2.LINE_AA, 4)
 
 
 def photo_of(camera, pieces, seed=0):
@@ -90,7 +72,8 @@ def test_each_piece_costs_least_at_the_size_its_side_tells_at_the_photo_s_scale(
     (the last) costs no more than the cap."""
     sides = np.array([BASE_MM[1], BASE_MM[2], BASE_MM[3], BASE_MM[3], BASE_MM[3], 60.0]) / 30.0
     read = np.array([1, 2, 3, 2, 3, 2])
-    costs = size_costs(sides, read, 0.06, 6.0)
+    assert edge_scale(sides, read) == pytest.approx(30.0)
+    costs = size_costs(sides, edge_scale(sides, read), 0.06, 6.0)
     assert costs.argmin(axis=1).tolist()[:5] == [0, 1, 2, 2, 2]
     assert costs[3, 2] < 0.01 < 6.0 == costs[3, 0]
     assert costs.max() <= 6.0

@@ -9,10 +9,12 @@ import pytest
 
 from calibration import load_profile
 from calibration.profile import COLOR_ORDER
+from tests.vision.pyramids import draw_pyramid
 from vision.cells import CityReading, Reading
 from vision.camera import camera_from_homography
 from vision.grid import GridFit
-from vision.model import outline
+from vision.edge_fit import edge_tensor
+from vision.model import BASE_MM, outline
 from vision.pieces import Blob
 from vision.verify import check_reading
 
@@ -175,6 +177,21 @@ def test_a_piece_found_on_a_second_look_yields_its_size_to_the_rules():
     assert [(p.col, p.row, p.size) for p in found.pieces[:2]] == [(0, 0, 3), (1, 0, 2)]
     (added,) = flagged_additions(found, 2)
     assert added[:3] == (2, 0, "black") and added[3] in (1, 3) and added[4]
+
+
+def test_a_piece_found_on_a_second_look_is_sized_by_its_edges_too():
+    """The faint black pyramid of the test above, measured as a medium beside a medium,
+    whose outline on the photo's edges is a large's at the scale the pieces read first set:
+    large it is read. Without the edges, the rules make it a small."""
+    reading = dataclasses.replace(straight_down_reading([(0, 0, "red", 3), (1, 0, "yellow", 2)]), edge_scale=PITCH_MM)
+    strength, log_ratio = faint_scene(reading)
+    found = check_reading(reading, strength, log_ratio, blobs_of(reading), True, BRIGHT, PROFILE)
+    assert flagged_additions(found, 2) == [(2, 0, "black", 1, True)]
+    photo = np.full((SIZE[1], SIZE[0], 3), 60, np.uint8)
+    draw_pyramid(photo, reading.camera, (2.0, 0.0), BASE_MM[3] / PITCH_MM, 0.0, (70, 70, 75))
+    found = check_reading(reading, strength, log_ratio, blobs_of(reading), True, BRIGHT, PROFILE,
+                          outline_edges=edge_tensor(photo, (0, 0) + SIZE))
+    assert flagged_additions(found, 2) == [(2, 0, "black", 3, True)]
 
 
 def striped_print(shape, rng):
