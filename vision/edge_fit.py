@@ -18,11 +18,10 @@ import cv2
 import numpy as np
 
 from .camera import Camera
-from .model import BASE_MM, HEIGHT_MM
+from .model import BASE_MM, HEIGHT_MM, pyramid_corners
 
 _SIDES_MM = np.array([BASE_MM[size] for size in (1, 2, 3)])
 _HEIGHT_PER_SIDE = HEIGHT_MM[2] / BASE_MM[2]  # the three sizes are nearly similar (1.75 to 1.78)
-_SQUARE = np.array([[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]])
 # the log of each 8-bit value plus 8: the sensor's noise in the dark is no edge
 _LOGS = np.log(np.arange(256, dtype=np.float32) + 8.0)
 _CHANNEL_SUM = np.ones((1, 3), np.float32)
@@ -116,27 +115,15 @@ def _best_poses(edges: EdgeTensor, camera: Camera, cells: np.ndarray, poses: np.
     n, k = poses.shape[:2]
     flat = poses.reshape(-1, 4)
     centres = np.repeat(cells, k, axis=0) + flat[:, 1:3]
-    strength = _outline_strength(edges, _outline_points(camera, centres, flat[:, 0], np.radians(flat[:, 3])))
+    sides, turns = flat[:, 0], np.radians(flat[:, 3])
+    points = pyramid_corners(camera, centres, sides, sides * _HEIGHT_PER_SIDE, turns=turns)
+    strength = _outline_strength(edges, points)
     return poses[np.arange(n), strength.reshape(n, k).argmax(axis=1)]
-
-
-def _outline_points(camera: Camera, centres: np.ndarray, sides: np.ndarray, turns: np.ndarray) -> np.ndarray:
-    """(M, 5, 2) image (x, y) of the four base corners, in order round the base, and the
-    apex of pyramids with base ``centres`` ((M, 2) (col, row)), ``sides`` (M,) in grid
-    units, turned by ``turns`` (M,) radians."""
-    cos, sin = np.cos(turns)[:, None], np.sin(turns)[:, None]
-    half = sides[:, None] / 2
-    points = np.zeros((len(sides), 5, 3))
-    points[:, :4, 0] = centres[:, :1] + half * (_SQUARE[:, 0] * cos - _SQUARE[:, 1] * sin)
-    points[:, :4, 1] = centres[:, 1:] + half * (_SQUARE[:, 0] * sin + _SQUARE[:, 1] * cos)
-    points[:, 4, :2] = centres
-    points[:, 4, 2] = sides * _HEIGHT_PER_SIDE
-    return camera.project(points.reshape(-1, 3)).reshape(-1, 5, 2)
 
 
 def _outline_strength(edges: EdgeTensor, points: np.ndarray) -> np.ndarray:
     """The mean edge strength across the outline (M,) of each pyramid of ``points`` ((M, 5,
-    2), from :func:`_outline_points`). The outline is the convex hull of base and apex: the
+    2), from :func:`model.pyramid_corners`). The outline is the convex hull of base and apex: the
     base sides the apex does not lie beyond, and the two ridges from the base corners where
     it passes from one to the other (a base side the apex lies beyond is hidden behind the
     piece)."""

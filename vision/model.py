@@ -9,6 +9,7 @@ from .camera import Camera
 
 BASE_MM = {1: 14.3, 2: 19.8, 3: 25.4}
 HEIGHT_MM = {1: 25.4, 2: 34.9, 3: 44.5}
+_SQUARE = np.array([[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]])  # a base's corners, in order round it
 
 
 def seat_height_mm(lower: int, upper: int) -> float:
@@ -76,14 +77,27 @@ def _corners_and_apex(camera: Camera, colrow: np.ndarray, size, pitch_mm, elevat
     colrow = np.asarray(colrow, np.float64).reshape(-1, 2)
     n = len(colrow)
     size = np.broadcast_to(np.asarray(size), (n,))
-    half = np.array([BASE_MM[int(k)] for k in size]) / pitch_mm / 2
+    side = np.array([BASE_MM[int(k)] for k in size]) / pitch_mm
     height = np.array([HEIGHT_MM[int(k)] for k in size]) / pitch_mm
-    z0 = np.broadcast_to(np.asarray(elevation_mm, np.float64), (n,)) / pitch_mm
-    square = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64)
+    return pyramid_corners(camera, colrow, side, height, np.asarray(elevation_mm, np.float64) / pitch_mm)
+
+
+def pyramid_corners(camera: Camera, centres: np.ndarray, sides: np.ndarray, heights: np.ndarray, lifts=0.0,
+                    turns=0.0) -> np.ndarray:
+    """(N, 5, 2) image (x, y) of the four base corners, in order round the base, and the apex
+    of pyramids with base ``centres`` ((N, 2) (col, row)), base ``sides`` and ``heights``
+    ((N,) grid units), raised by ``lifts`` and turned from the grid by ``turns`` (floats or
+    (N,); grid units, radians)."""
+    n = len(centres)
+    half = np.asarray(sides, np.float64)[:, None] / 2
+    lifts = np.broadcast_to(np.asarray(lifts, np.float64), (n,))
+    turns = np.broadcast_to(np.asarray(turns, np.float64), (n,))
+    cos, sin = np.cos(turns)[:, None], np.sin(turns)[:, None]
     pts = np.zeros((n, 5, 3))
-    pts[:, :4, :2] = colrow[:, None] + half[:, None, None] * square
-    pts[:, :4, 2] = z0[:, None]
-    pts[:, 4, :2], pts[:, 4, 2] = colrow, z0 + height
+    pts[:, :4, 0] = centres[:, :1] + half * (_SQUARE[:, 0] * cos - _SQUARE[:, 1] * sin)
+    pts[:, :4, 1] = centres[:, 1:] + half * (_SQUARE[:, 0] * sin + _SQUARE[:, 1] * cos)
+    pts[:, :4, 2] = lifts[:, None]
+    pts[:, 4, :2], pts[:, 4, 2] = centres, lifts + heights
     return camera.project(pts.reshape(-1, 3)).reshape(n, 5, 2)
 
 
