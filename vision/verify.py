@@ -143,8 +143,8 @@ def black_sizes_from_edges(reading: CityReading, edges: np.ndarray, profile: Pro
         shapes, box = _cell_outlines(reading, (p.col, p.row), edges.shape)
         if box is None:
             continue
-        size, outline_edges = _outlined_size(shapes, box, edges, profile)
-        if outline_edges >= profile.edge_outline_ratio and size != p.size:
+        size, standing_out = _outlined_size(shapes, box, edges, profile)
+        if standing_out >= profile.edge_outline_ratio and size != p.size:
             pieces[k] = dataclasses.replace(p, size=size, outline=shapes[size - 1])
     return dataclasses.replace(reading, pieces=pieces)
 
@@ -558,14 +558,14 @@ def _edged_piece_in_cell(reading: CityReading, cell, shapes, box, explained, edg
     corners = reading.camera.project(np.array([[col + dc, row + dr, 0.0] for dc, dr in _CORNERS]))
     corners = centre + 1.5 * (corners - centre)
     sectors = _side_means(window, box, centre, [corners[[k, (k + 1) % 4]] for k in range(4)], inner)
-    size, outline_edges = _outlined_size(shapes, box, edges, profile)
-    if outline_edges >= profile.edge_ring_ratio and _least_quarter(
+    size, standing_out = _outlined_size(shapes, box, edges, profile)
+    if standing_out >= profile.edge_ring_ratio and _least_quarter(
             shapes[size - 1], centre, corners, box, window, free) >= profile.edge_ring_quarter:
         return Reading(int(cell[0]), int(cell[1]), BLACK, size, 0, 0.5, _centre(shapes[size - 1]), shapes[size - 1])
     weakest, second = sorted(sectors)[:2]
     if second < profile.edge_ratio / 2:  # two sides without edges: no outline makes up for that
         return None
-    outlined = outline_edges >= profile.edge_outline_ratio
+    outlined = standing_out >= profile.edge_outline_ratio
     facing_open = [a for a, (dc, dr) in zip(sectors, _SECTOR_STEPS) if (cell[0] + dc, cell[1] + dr) not in taken]
     shaded_side = outlined and max(facing_open, default=0.0) >= profile.edge_ratio
     if weakest < profile.edge_ratio / 2 and not shaded_side or second < profile.edge_ratio and not outlined:
