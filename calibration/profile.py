@@ -188,6 +188,7 @@ class Profile:
     stack_central_share: float
     stack_central_fill: float
     stack_central_cover: float
+    stack_face_contrast: float
     min_outline_cover: float
     unseen_threshold: float
     unseen_min_overlap: float

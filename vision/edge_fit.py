@@ -35,6 +35,10 @@ _COARSE_SHIFTS = (-0.05, 0.0, 0.05)
 _COARSE_TURNS = (-10.0, 0.0, 10.0)
 _FIRST_STEPS = (0.1, 0.025, 5.0)  # side (times a medium's), shift, turn
 _ROUNDS = 4
+# a pose searched near a known side: from 0.95 to 1.05 times it, then by a fortieth and finer
+# (within a tenth of it in all)
+_NEAR_SIDES = np.array([0.95, 1.0, 1.05])
+_NEAR_SIDE_STEP = 0.025
 
 
 @dataclass(frozen=True)
@@ -78,16 +82,39 @@ def fit_sides(edges: EdgeTensor, camera: Camera, cells: np.ndarray, medium_side:
     ``medium_side``: a medium piece's side in grid units at the reading's scale, round which
     the sides are searched (0.6 to 1.4 times it, and a little beyond)."""
     cells = np.asarray(cells, np.float64).reshape(-1, 2)
+    sides = np.broadcast_to(_COARSE_SIDES * medium_side, (len(cells), len(_COARSE_SIDES)))
+    return _search(edges, camera, cells, sides, np.full(len(cells), _FIRST_STEPS[0] * medium_side))[:, 0]
+
+
+def fit_poses(edges: EdgeTensor, camera: Camera, cells: np.ndarray, sides: np.ndarray) -> np.ndarray:
+    """(N, 4) pose (base side in grid units, shift of the base centre in col and row, turn
+    in degrees from the grid) of the pyramid whose outline runs along the strongest edges
+    at each of ``cells`` ((N, 2) (col, row)), its side searched near ``sides`` ((N,) grid
+    units: within a tenth of it), shifted and turned as in :func:`fit_sides`."""
+    cells = np.asarray(cells, np.float64).reshape(-1, 2)
+    sides = np.asarray(sides, np.float64).reshape(-1)
+    return _search(edges, camera, cells, sides[:, None] * _NEAR_SIDES, _NEAR_SIDE_STEP * sides)
+
+
+def _search(edges: EdgeTensor, camera: Camera, cells: np.ndarray, coarse_sides: np.ndarray,
+            side_steps: np.ndarray) -> np.ndarray:
+    """The best pose (N, 4) (see :func:`fit_poses`) at each of ``cells`` (N, 2): the best
+    of a coarse grid of the ``coarse_sides`` ((N, S) grid units), shifts and turns, then
+    rounds of a 3 x 3 x 3 x 3 grid round the best, the first ``side_steps`` (N,) apart in
+    side, each round half as fine as the one before."""
     n = len(cells)
-    grid = np.stack(np.meshgrid(_COARSE_SIDES * medium_side, _COARSE_SHIFTS, _COARSE_SHIFTS, _COARSE_TURNS,
-                                indexing="ij"), axis=-1).reshape(-1, 4)
-    best = _best_poses(edges, camera, cells, np.broadcast_to(grid, (n,) + grid.shape))
-    steps = np.array([_FIRST_STEPS[0] * medium_side, _FIRST_STEPS[1], _FIRST_STEPS[1], _FIRST_STEPS[2]])
+    offsets = np.stack(np.meshgrid(_COARSE_SHIFTS, _COARSE_SHIFTS, _COARSE_TURNS, indexing="ij"),
+                       axis=-1).reshape(-1, 3)
+    grid = np.concatenate([np.repeat(coarse_sides, len(offsets), axis=1)[..., None],
+                           np.tile(offsets, (n, coarse_sides.shape[1], 1)).reshape(n, -1, 3)], axis=-1)
+    best = _best_poses(edges, camera, cells, grid)
+    steps = np.column_stack([side_steps, np.full(n, _FIRST_STEPS[1]), np.full(n, _FIRST_STEPS[1]),
+                             np.full(n, _FIRST_STEPS[2])])
     around = np.stack(np.meshgrid(*[(-1.0, 0.0, 1.0)] * 4, indexing="ij"), axis=-1).reshape(-1, 4)
     for _ in range(_ROUNDS):
-        best = _best_poses(edges, camera, cells, best[:, None, :] + around[None] * steps)
+        best = _best_poses(edges, camera, cells, best[:, None, :] + around[None] * steps[:, None, :])
         steps = steps / 2
-    return best[:, 0]
+    return best
 
 
 def edge_scale(sides: np.ndarray, sizes: np.ndarray) -> float:

@@ -41,6 +41,7 @@ from .cells import PER_KIND, SIZES, CityReading, Reading
 from .classify import MAX_PER_COLOR, likely_sizes
 from .camera import apply_homography
 from .edge_fit import EdgeTensor, fit_sides, size_costs
+from .faces import add_face_stacks
 from .model import BASE_MM, outline, silhouettes, window_mask
 from .pieces import Blob
 
@@ -59,6 +60,7 @@ _RING_KERNEL = np.ones((9, 9), np.uint8)
 # the middle share of each side of a cell whose outline edges :func:`_least_quarter` averages:
 # at the corners, the lines of the sides beside it run in (an outline is drawn 3 pixels wide)
 _QUARTER_MIDDLE = 0.6
+_NONE_FULL = np.zeros(len(COLOR_ORDER), bool)  # no colour ruled out
 
 
 def check_reading(reading: CityReading, strength: np.ndarray, log_ratio: np.ndarray, blobs: list[Blob],
@@ -66,8 +68,10 @@ def check_reading(reading: CityReading, strength: np.ndarray, log_ratio: np.ndar
                   outline_edges: EdgeTensor | None = None) -> CityReading:
     """``reading`` without the readings whose outline is mostly table, then with the pieces
     found on a second look at the empty cells beside it (sized by ``outline_edges`` too, the
-    photo's edges round the city, see :func:`add_unseen`), and the ``strays`` (candidates
-    apart from the city) that stand on the grid as a piece would (:func:`add_strays`).
+    photo's edges round the city, see :func:`add_unseen`), with the stacks whose lower
+    piece's faces tell them (:func:`vision.faces.add_face_stacks`, their colours read as a
+    second look's are), and the ``strays`` (candidates apart from the city) that stand on
+    the grid as a piece would (:func:`add_strays`).
     ``strength``: float32 (H, W) from :func:`vision.colour.off_table`; ``log_ratio``:
     float32 (H, W, 3); ``blobs``: the candidates the reading was made of; ``plain``: whether the table has no pattern (only
     then are faint pieces looked for: on a pattern, a faint difference is the pattern; there,
@@ -80,6 +84,9 @@ def check_reading(reading: CityReading, strength: np.ndarray, log_ratio: np.ndar
     kept = drop_shapeless(reading, differs, profile)
     found = add_unseen(kept, differs, strength, log_ratio, blobs, plain, edges, profile, outline_edges)
     found = found if edges is None else black_sizes_from_edges(found, edges, profile)
+    colours = _PhotoColours.of(blobs, reading.color_offset, plain, profile)
+    found = add_face_stacks(found, log_ratio, outline_edges, lambda feature: colours.color(feature, _NONE_FULL),
+                            profile)
     return add_strays(found, strays, log_ratio, blobs, plain, profile)
 
 

@@ -5,16 +5,18 @@ import numpy as np
 from vision.model import BASE_MM, HEIGHT_MM
 
 
-def draw_pyramid(rgb, camera, centre, side, turn_deg, colour):
+def draw_pyramid(rgb, camera, centre, side, turn_deg, colour, lift=0.0):
     """Draw on ``rgb`` a pyramid of base ``side`` (grid units, its height as a real piece's
-    for its side) at base ``centre`` (col, row), turned ``turn_deg``: its faces that face
-    the camera, each a different shade of ``colour`` (RGB), as a lamp lights them."""
+    for its side) at base ``centre`` (col, row), raised by ``lift`` (grid units), turned
+    ``turn_deg``: its faces that face the camera, each a different shade of ``colour`` (RGB),
+    as a lamp lights them."""
     turn = np.radians(turn_deg)
     square = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * side / 2
     rotation = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
     points = np.zeros((5, 3))
     points[:4, :2] = np.asarray(centre) + square @ rotation.T
-    points[4, :2], points[4, 2] = centre, side * HEIGHT_MM[2] / BASE_MM[2]
+    points[:4, 2] = lift
+    points[4, :2], points[4, 2] = centre, lift + side * HEIGHT_MM[2] / BASE_MM[2]
     image = camera.project(points)
     base_sign = np.sign(cv2.contourArea(image[:4].astype(np.float32), oriented=True))
     for k, shade in enumerate((1.0, 0.75, 0.55, 0.85)):

@@ -1,0 +1,104 @@
+"""Stacks told by the faces of their lower pieces, on small drawn photos."""
+import numpy as np
+import pytest
+
+from calibration import load_profile
+from vision.cells import CityReading, Reading
+from vision.edge_fit import edge_tensor, fit_poses
+from vision.faces import add_face_stacks, face_contrast
+from vision.model import BASE_MM, HEIGHT_MM, seat_height_mm
+from tests.vision.pyramids import draw_pyramid
+from tests.vision.test_edge_fit import TABLE, tilted_camera
+
+PITCH_MM = 36.0  # millimetres a grid unit, in these photos
+RED, DEEP_RED, BLUE = (200, 40, 40), (150, 20, 25), (40, 60, 200)
+
+
+def photo_of(camera, pieces, seed=0):
+    """A 480 x 360 photo of ``pieces`` ((cell (col, row), [(size, colour), ...] from the
+    table up) on a plain table with a little sensor noise; an upper piece rests at its seat."""
+    rgb = np.zeros((360, 480, 3), np.uint8)
+    rgb[:] = TABLE
+    for cell, stack in pieces:
+        lower = stack[0][0]
+        for level, (size, colour) in enumerate(stack):
+            lift = seat_height_mm(lower, size) / PITCH_MM if level else 0.0
+            draw_pyramid(rgb, camera, cell, BASE_MM[size] / PITCH_MM, 0.0, colour, lift)
+    noise = np.random.default_rng(seed).normal(0, 2.0, rgb.shape)
+    return np.clip(rgb + noise, 0, 255).astype(np.uint8)
+
+
+def log_ratio_of(rgb):
+    """The photo's log ratio to the plain table, float32 (H, W, 3)."""
+    return (np.log(rgb.astype(np.float32) + 8) - np.log(np.float32(TABLE) + 8)).astype(np.float32)
+
+
+def reading_of(camera, pieces):
+    """A reading of ``pieces`` ((cell, size, colour index) each, all on the table)."""
+    readings = [Reading(col, row, colour, size, 0, 1.0, (0.0, 0.0), np.zeros((4, 2))) for (col, row), size, colour in pieces]
+    return CityReading(None, camera, PITCH_MM, PITCH_MM, readings, np.zeros(3), edge_scale=PITCH_MM)
+
+
+def nearest_colour(feature):
+    """Colour index 0 (red) or 3 (blue): whichever ``feature`` (a mean log ratio) is nearer."""
+    red, blue = (log_ratio_of(np.array([[c]], np.uint8))[0, 0] for c in (RED, BLUE))
+    return 0 if np.linalg.norm(feature - red) <= np.linalg.norm(feature - blue) else 3
+
+
+def contrasts(tilt, pieces, lower, upper):
+    """The :func:`face_contrast` at cells (0, 0) and (2, 0) of a photo of ``pieces`` (as for
+    :func:`photo_of`) taken ``tilt`` degrees from straight down, across the seat of an
+    ``upper`` size on a ``lower`` one, the outlines laid on the edges at the ``lower`` size."""
+    camera = tilted_camera(tilt)
+    rgb = photo_of(camera, pieces)
+    edges = edge_tensor(rgb, (0, 0, 480, 360))
+    poses = fit_poses(edges, camera, np.array([[0, 0], [2, 0]]), np.full(2, BASE_MM[lower] / PITCH_MM))
+    seat = seat_height_mm(lower, upper) / HEIGHT_MM[lower]
+    return [face_contrast(log_ratio_of(rgb), camera, cell, pose, seat) for cell, pose in zip(((0, 0), (2, 0)), poses)]
+
+
+@pytest.mark.parametrize("tilt", [0.0, 20.0])
+@pytest.mark.parametrize("upper_colour", [DEEP_RED, BLUE])
+def test_the_faces_of_a_stack_differ_across_its_seat_and_a_single_piece_s_do_not(tilt, upper_colour):
+    """A medium resting on a large piece, of a deeper shade of the same colour (two layers of
+    tinted plastic) or of another colour: the large piece's faces differ across the seat
+    by well over the default threshold; a large piece alone, by well under it."""
+    threshold = load_profile().stack_face_contrast
+    stack, single = contrasts(tilt, [((0, 0), [(3, RED), (2, upper_colour)]), ((2, 0), [(3, RED)])], 3, 2)
+    assert stack.difference > 2 * threshold
+    assert single.difference < threshold / 2
+
+
+def test_a_stack_is_added_where_the_faces_differ_with_each_piece_s_colour():
+    """Of two large red pieces read alone, the one carrying a blue medium becomes a stack: a
+    red large with a blue medium on top; the other stays as it was."""
+    camera = tilted_camera(15.0)
+    rgb = photo_of(camera, [((0, 0), [(3, RED), (2, BLUE)]), ((2, 0), [(3, RED)])])
+    reading = reading_of(camera, [((0, 0), 3, 0), ((2, 0), 3, 0)])
+    found = add_face_stacks(reading, log_ratio_of(rgb), edge_tensor(rgb, (0, 0, 480, 360)), nearest_colour,
+                            load_profile())
+    assert sorted((p.col, p.row, p.size, p.level, p.color_index) for p in found.pieces) == [
+        (0, 0, 2, 1, 3), (0, 0, 3, 0, 0), (2, 0, 3, 0, 0)]
+    assert all(0.0 <= p.confidence <= 1.0 for p in found.pieces)
+
+
+def test_no_stack_is_read_whose_upper_piece_would_break_the_rules():
+    """A blue small on a red medium, with a small piece on the next cell: a small on top
+    would stand next to it, which the rules forbid, and only a small fits on a medium."""
+    camera = tilted_camera(15.0)
+    rgb = photo_of(camera, [((0, 0), [(2, RED), (1, BLUE)]), ((1, 0), [(1, RED)])])
+    reading = reading_of(camera, [((0, 0), 2, 0), ((1, 0), 1, 0)])
+    found = add_face_stacks(reading, log_ratio_of(rgb), edge_tensor(rgb, (0, 0, 480, 360)), nearest_colour,
+                            load_profile())
+    assert [p.level for p in found.pieces] == [0, 0]
+
+
+@pytest.mark.parametrize("tilt", [0.0, 15.0, 25.0])
+def test_only_a_piece_under_the_seat_stands_out_from_the_table_beside_it(tilt):
+    """Below the seat, a medium's faces stand out from the table beside its base by well
+    over the threshold; an outline of a medium laid over a small piece (read a size too
+    large) has the table there too, and stands out by under it."""
+    threshold = load_profile().stack_face_contrast
+    medium, small = contrasts(tilt, [((0, 0), [(2, RED)]), ((2, 0), [(1, RED)])], 2, 1)
+    assert medium.standing_out > 2 * threshold
+    assert small.standing_out < threshold

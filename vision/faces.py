@@ -1,0 +1,188 @@
+"""A stack told by the faces of its lower piece.
+
+A pyramid resting on a larger one covers the upper part of every face of the lower piece:
+on each face the camera sees, the band below the seat (the height at which the upper's base
+rests) shows the lower piece, and the band above it the upper one, through two layers of
+plastic where the two are alike in colour. A single piece's face is one plane of one
+plastic: its two bands differ only by the noise and texture within them (the table seen
+through the plastic, a neighbour's shadow), so a difference is measured in units of the
+bands' own spread. A face turned from the lamp is darker all over, but its two bands alike:
+each face is compared with itself. Only where every face seen differs across the seat is
+the cell taken for a stack; a shadow or a glint lies on one face, not on all.
+
+This finds stacks of two pieces of one colour, which show no second colour, and stacks
+whose upper colour showed through or swamped the lower one in the candidates.
+"""
+from __future__ import annotations
+
+import dataclasses
+import logging
+from dataclasses import dataclass
+from typing import Callable
+
+import cv2
+import numpy as np
+
+from calibration import Profile
+
+from .camera import Camera
+from .cells import CityReading, Reading
+from .edge_fit import EdgeTensor, fit_poses
+from .model import BASE_MM, HEIGHT_MM, outline, pyramid_corners, seat_height_mm
+
+logger = logging.getLogger(__name__)
+
+_HEIGHT_PER_SIDE = HEIGHT_MM[2] / BASE_MM[2]
+_GAP = 0.04  # of the lower piece's height left out each side of the seat, and at its base
+_BAND = 0.25  # the upper band's height (of the lower piece's), at most up to _TOP
+_TOP = 0.85
+_BESIDE = 0.1  # the table band beside a face's base: this share of the base's side out from it
+_MIN_BAND_PIXELS = 6
+_MIN_FACES = 2
+_SPREAD_FLOOR = 0.02  # log units added to the bands' spread: a flat render or a clipped face has none
+_STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
+
+
+@dataclass(frozen=True)
+class FaceContrast:
+    """How a pyramid's faces differ across a seat (:func:`face_contrast`): ``difference``
+    (the least over the faces seen, in units of the bands' spread), ``standing_out`` (the
+    least difference, so measured, between a face below the seat and the table beside its
+    base) and the mean log ratio (3,) ``below`` and ``above`` the seat over those faces."""
+
+    difference: float
+    standing_out: float
+    below: np.ndarray
+    above: np.ndarray
+
+
+def face_contrast(log_ratio: np.ndarray, camera: Camera, cell: tuple[int, int], pose: np.ndarray,
+                  seat: float) -> FaceContrast | None:
+    """How the faces of the pyramid at ``pose`` (side in grid units, shift in col and row,
+    turn in degrees, as from :func:`edge_fit.fit_poses`) on ``cell`` (col, row) differ across
+    the height ``seat`` (a fraction of the pyramid's height): over the faces the camera
+    sees, the least difference between the mean of ``log_ratio`` (float32 (H, W, 3)) in the
+    band below the seat and in the band above it, in units of the bands' spread (root mean
+    square over the channels). None where fewer than ``_MIN_FACES`` faces show both bands."""
+    side, dx, dy, turn = (float(v) for v in pose)
+    centre, turn = (cell[0] + dx, cell[1] + dy), np.radians(turn)
+    bounds = (_GAP, seat - _GAP, seat + _GAP, min(seat + _BAND, _TOP))
+    squares = [_square_at(camera, centre, side, turn, f) for f in bounds]
+    beside = [_square_at(camera, centre, side * (1 + 2 * g), turn, 0.0) for g in (_GAP, _GAP + _BESIDE)]
+    apex = _square_at(camera, centre, side, turn, 0.0)[4]
+    differences, standing_out, below, above = [], [], [], []
+    for k in np.nonzero(_faces_seen(squares[0][:4], apex))[0]:
+        table, lower, upper = (_band_pixels(log_ratio, a[:4], b[:4], k) for a, b in
+                               ((beside[0], beside[1]), (squares[0], squares[1]), (squares[2], squares[3])))
+        if min(len(table), len(lower), len(upper)) < _MIN_BAND_PIXELS:
+            continue
+        differences.append(_difference(lower, upper))
+        standing_out.append(_difference(lower, table))
+        below.append(lower.mean(axis=0))
+        above.append(upper.mean(axis=0))
+    if len(differences) < _MIN_FACES:
+        return None
+    return FaceContrast(min(differences), min(standing_out), np.mean(below, axis=0), np.mean(above, axis=0))
+
+
+def _difference(a: np.ndarray, b: np.ndarray) -> float:
+    """How far apart the means of ``a`` and ``b`` ((N, 3), (M, 3)) are, in units of their
+    pooled spread (per channel, plus ``_SPREAD_FLOOR``), root mean square over the channels."""
+    spread = np.sqrt((a.var(axis=0) + b.var(axis=0)) / 2) + _SPREAD_FLOOR
+    return float(np.sqrt(np.mean(((a.mean(axis=0) - b.mean(axis=0)) / spread) ** 2)))
+
+
+def add_face_stacks(reading: CityReading, log_ratio: np.ndarray, edges: EdgeTensor | None,
+                    colour_of: Callable[[np.ndarray], int], profile: Profile) -> CityReading:
+    """``reading`` with each cell holding one piece (medium or large) read again as a stack
+    where its faces differ across the seat of a smaller piece (:func:`face_contrast`) by at
+    least ``profile.stack_face_contrast``, its outline first laid on the photo's ``edges``
+    at its size (at ``reading.edge_scale``). An upper size an orthogonal neighbour holds is
+    not tried (a stacked piece is next to its neighbours' pieces); of the rest, the one
+    whose seat the faces differ across most is kept. The stack's pieces' colours are
+    ``colour_of`` (the colour index of a mean log ratio (3,)) their bands, and each is as
+    sure as the difference is past the threshold (sure at twice it), times the piece
+    read's colour's.
+
+    A piece read might be the upper of a stack whose lower piece went unseen (black on a
+    dark table); trying a larger lower under it was measured and made far more stacks of
+    single pieces (the band below a larger outline holds the piece's shadow) than it found."""
+    if edges is None or reading.edge_scale is None:
+        return reading
+    by_cell: dict[tuple[int, int], list[Reading]] = {}
+    for p in reading.pieces:
+        by_cell.setdefault((p.col, p.row), []).append(p)
+    singles = [ps[0] for ps in by_cell.values() if len(ps) == 1]
+    tries = [(p, upper) for p in singles for upper in range(1, p.size)
+             if upper not in {q.size for dc, dr in _STEPS for q in by_cell.get((p.col + dc, p.row + dr), [])}]
+    if not tries:
+        return reading
+    poses = _lower_poses(reading, edges, list({id(p): p for p, _ in tries}.values()))
+    best: dict[int, tuple[Reading, int, FaceContrast]] = {}
+    for piece, upper in tries:
+        seat = seat_height_mm(piece.size, upper) / HEIGHT_MM[piece.size]
+        found = face_contrast(log_ratio, reading.camera, (piece.col, piece.row), poses[id(piece)], seat)
+        if found is None or min(found.difference, found.standing_out) < profile.stack_face_contrast:
+            continue
+        if id(piece) not in best or found.difference > best[id(piece)][2].difference:
+            best[id(piece)] = (piece, upper, found)
+    if not best:
+        return reading
+    logger.info("%d stack(s) told by the faces of their lower pieces", len(best))
+    stacks = {key: _stack(reading, *found, colour_of, profile.stack_face_contrast) for key, found in best.items()}
+    return dataclasses.replace(reading, pieces=[q for p in reading.pieces for q in stacks.get(id(p), [p])])
+
+
+def _lower_poses(reading: CityReading, edges: EdgeTensor, pieces: list[Reading]) -> dict[int, np.ndarray]:
+    """The pose (:func:`edge_fit.fit_poses`) of each of the ``pieces`` at its size, keyed
+    by the piece's ``id``."""
+    cells = np.array([[p.col, p.row] for p in pieces], np.float64)
+    sides = np.array([BASE_MM[p.size] for p in pieces]) / reading.edge_scale
+    return {id(p): pose for p, pose in zip(pieces, fit_poses(edges, reading.camera, cells, sides))}
+
+
+def _stack(reading: CityReading, piece: Reading, upper: int, contrast: FaceContrast, colour_of,
+           threshold: float) -> list[Reading]:
+    """``piece`` as the lower of the stack :func:`add_face_stacks` reads on its cell from its
+    faces' ``contrast``, and the piece of size ``upper`` on it."""
+    sure = float(np.clip(contrast.difference / threshold - 1.0, 0.0, 1.0)) * piece.confidence
+    lift = seat_height_mm(piece.size, upper)
+    colrow = np.array([piece.col, piece.row], np.float64)
+    centre = tuple(float(v) for v in reading.camera.project(np.append(colrow, lift / reading.pitch_mm)[None])[0])
+    return [dataclasses.replace(piece, color_index=colour_of(contrast.below), confidence=sure),
+            Reading(piece.col, piece.row, colour_of(contrast.above), upper, 1, sure, centre,
+                    outline(reading.camera, colrow, upper, reading.pitch_mm, lift))]
+
+
+def _square_at(camera: Camera, centre: tuple[float, float], side: float, turn: float, height: float) -> np.ndarray:
+    """(5, 2) image (x, y) of the corners of the cross-section at ``height`` (a fraction of
+    its height) of the pyramid of base ``side`` (grid units) at ``centre`` (col, row) turned
+    by ``turn`` (radians), and its apex."""
+    full = side * _HEIGHT_PER_SIDE
+    return pyramid_corners(camera, np.array([centre], np.float64), np.array([side * (1 - height)]),
+                           np.array([full * (1 - height)]), lifts=full * height, turns=turn)[0]
+
+
+def _faces_seen(base: np.ndarray, apex: np.ndarray) -> np.ndarray:
+    """(4,) bool: which faces, each over a side of ``base`` ((4, 2) (x, y) corners in order
+    round it) rising to ``apex`` (x, y), the camera sees: those whose side the apex does not
+    lie beyond."""
+    following = np.roll(base, -1, axis=0)
+    edge = following - base
+    orientation = np.sign((base[:, 0] * following[:, 1] - following[:, 0] * base[:, 1]).sum())
+    beyond = orientation * (edge[:, 0] * (apex[1] - base[:, 1]) - edge[:, 1] * (apex[0] - base[:, 0])) < 0
+    return ~beyond
+
+
+def _band_pixels(log_ratio: np.ndarray, low: np.ndarray, high: np.ndarray, k: int) -> np.ndarray:
+    """(M, 3) values of ``log_ratio`` in the band of face ``k`` between the cross-sections
+    ``low`` and ``high`` ((4, 2) (x, y) corners each)."""
+    quad = np.array([low[k], low[(k + 1) % 4], high[(k + 1) % 4], high[k]])
+    h, w = log_ratio.shape[:2]
+    x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int), 0)
+    x1, y1 = np.minimum(np.ceil(quad.max(axis=0)).astype(int) + 1, (w, h))
+    if x1 <= x0 or y1 <= y0:
+        return np.zeros((0, 3), np.float32)
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(mask, np.round(quad - (x0, y0)).astype(np.int32), 1)
+    return log_ratio[y0:y1, x0:x1][mask > 0]
