@@ -189,6 +189,7 @@ class Profile:
     stack_central_fill: float
     stack_central_cover: float
     stack_face_contrast: float
+    edgeless_share: float
     min_outline_cover: float
     unseen_threshold: float
     unseen_min_overlap: float

@@ -24,6 +24,9 @@ table, dropped out of what was seen.
 Candidates too far from the city to be linked to it get a look too: a piece placed apart
 from the others breaks a rule and must be read to be flagged. One is a piece where it
 fills a pyramid's outline on a cell of the grid.
+
+Last, a reading with hardly any edge along its outline is dropped: a smooth change of the
+table's shade can differ from the table estimate as a piece does, but has no outline.
 """
 from __future__ import annotations
 
@@ -40,7 +43,7 @@ from calibration.profile import BLACK, COLOR_ORDER
 from .cells import PER_KIND, SIZES, CityReading, Reading
 from .classify import MAX_PER_COLOR, likely_sizes
 from .camera import apply_homography
-from .edge_fit import EdgeTensor, fit_sides, size_costs
+from .edge_fit import EdgeTensor, fit_sides, outline_strengths, size_costs
 from .faces import add_face_stacks
 from .model import BASE_MM, outline, silhouettes, window_mask
 from .pieces import Blob
@@ -61,6 +64,7 @@ _RING_KERNEL = np.ones((9, 9), np.uint8)
 # at the corners, the lines of the sides beside it run in (an outline is drawn 3 pixels wide)
 _QUARTER_MIDDLE = 0.6
 _NONE_FULL = np.zeros(len(COLOR_ORDER), bool)  # no colour ruled out
+_MIN_EDGE_COMPARED = 4  # pieces on the table whose median edge strength an edgeless one is told against
 
 
 def check_reading(reading: CityReading, strength: np.ndarray, log_ratio: np.ndarray, blobs: list[Blob],
@@ -71,7 +75,8 @@ def check_reading(reading: CityReading, strength: np.ndarray, log_ratio: np.ndar
     photo's edges round the city, see :func:`add_unseen`), with the stacks whose lower
     piece's faces tell them (:func:`vision.faces.add_face_stacks`, their colours read as a
     second look's are), and the ``strays`` (candidates apart from the city) that stand on
-    the grid as a piece would (:func:`add_strays`).
+    the grid as a piece would (:func:`add_strays`), and last without the readings with no
+    edge along their outline (:func:`drop_edgeless`).
     ``strength``: float32 (H, W) from :func:`vision.colour.off_table`; ``log_ratio``:
     float32 (H, W, 3); ``blobs``: the candidates the reading was made of; ``plain``: whether the table has no pattern (only
     then are faint pieces looked for: on a pattern, a faint difference is the pattern; there,
@@ -87,7 +92,28 @@ def check_reading(reading: CityReading, strength: np.ndarray, log_ratio: np.ndar
     colours = _PhotoColours.of(blobs, reading.color_offset, plain, profile)
     found = add_face_stacks(found, log_ratio, outline_edges, lambda feature: colours.color(feature, _NONE_FULL),
                             profile)
-    return add_strays(found, strays, log_ratio, blobs, plain, profile)
+    return drop_edgeless(add_strays(found, strays, log_ratio, blobs, plain, profile), outline_edges, profile)
+
+
+def drop_edgeless(reading: CityReading, edges: EdgeTensor | None, profile: Profile) -> CityReading:
+    """``reading`` without the cells whose piece on the table has hardly any edge along its
+    outline: where the edges across it, its outline laid on the photo's ``edges`` at its
+    size (:func:`edge_fit.outline_strengths`, at ``reading.edge_scale``), are under
+    ``edgeless_share`` of the median over the pieces read. Whatever the colours, a pyramid's
+    outline is where it meets the table; a smooth change of the table's shade (round a
+    lamp's hot spot on a glossy table, say) can differ from the table estimate as a piece
+    does, but has no outline."""
+    lower = [p for p in reading.pieces if p.level == 0]
+    if edges is None or reading.edge_scale is None or len(lower) < _MIN_EDGE_COMPARED:
+        return reading
+    cells = np.array([[p.col, p.row] for p in lower], np.float64)
+    strength = outline_strengths(edges, reading.camera, cells,
+                                 np.array([BASE_MM[p.size] for p in lower]) / reading.edge_scale)
+    dropped = {(p.col, p.row) for p, s in zip(lower, strength) if s < profile.edgeless_share * np.median(strength)}
+    if not dropped:
+        return reading
+    logger.info("%d reading(s) with no edge along their outline dropped", len(dropped))
+    return dataclasses.replace(reading, pieces=[p for p in reading.pieces if (p.col, p.row) not in dropped])
 
 
 def add_strays(reading: CityReading, strays: list[Blob], log_ratio: np.ndarray, blobs: list[Blob], plain: bool,

@@ -10,13 +10,15 @@ import pytest
 from calibration import load_profile
 from calibration.profile import COLOR_ORDER
 from tests.vision.pyramids import draw_pyramid
+from tests.vision.test_edge_fit import tilted_camera
+from tests.vision.test_faces import RED, photo_of, reading_of
 from vision.cells import CityReading, Reading
 from vision.camera import camera_from_homography
 from vision.grid import GridFit
 from vision.edge_fit import edge_tensor
 from vision.model import BASE_MM, outline
 from vision.pieces import Blob
-from vision.verify import check_reading
+from vision.verify import check_reading, drop_edgeless
 
 PROFILE = load_profile()
 SIZE = (640, 480)
@@ -387,3 +389,19 @@ def test_a_piece_placed_apart_from_the_city_is_read_on_its_cell_and_a_thing_off_
     assert added == {(4, 2): ("blue", 2)}
     without = check_reading(reading, strength, log_ratio, blobs_of(reading), True, BRIGHT, PROFILE)
     assert len(without.pieces) == 3
+
+
+def test_a_reading_with_no_edge_along_its_outline_is_dropped():
+    """Four pieces and a smooth dark patch (a shade of the table round a lamp's hot spot),
+    each read as a medium: the patch differs from the table but has no outline, and its
+    reading is dropped; the pieces' readings stay."""
+    camera = tilted_camera(15.0)
+    cells = [(0, 0), (1, 1), (2, 0), (3, 1)]
+    rgb = photo_of(camera, [(cell, [(2, RED)]) for cell in cells]).astype(np.float64)
+    x, y = camera.project(np.array([[1.0, -1.0, 0.0]]))[0]
+    rows, cols = np.mgrid[:rgb.shape[0], :rgb.shape[1]]
+    rgb *= 1 - 0.5 * np.exp(-((cols - x) ** 2 + (rows - y) ** 2) / (2 * 25.0 ** 2))[..., None]
+    rgb = rgb.astype(np.uint8)
+    reading = reading_of(camera, [(cell, 2, 0) for cell in cells + [(1, -1)]])
+    kept = drop_edgeless(reading, edge_tensor(rgb, (0, 0, 480, 360)), load_profile())
+    assert [(p.col, p.row) for p in kept.pieces] == cells
