@@ -18,10 +18,9 @@ import cv2
 import numpy as np
 
 from .camera import Camera
-from .model import BASE_MM, HEIGHT_MM, pyramid_corners
+from .model import BASE_MM, HEIGHT_PER_SIDE, pyramid_corners
 
 _SIDES_MM = np.array([BASE_MM[size] for size in (1, 2, 3)])
-_HEIGHT_PER_SIDE = HEIGHT_MM[2] / BASE_MM[2]  # the three sizes are nearly similar (1.75 to 1.78)
 # the log of each 8-bit value plus 8: the sensor's noise in the dark is no edge
 _LOGS = np.log(np.arange(256, dtype=np.float32) + 8.0)
 _CHANNEL_SUM = np.ones((1, 3), np.float32)
@@ -101,7 +100,7 @@ def outline_strengths(edges: EdgeTensor, camera: Camera, cells: np.ndarray, side
     (col, row)), at its pose fitted near ``sides`` ((N,) grid units, :func:`fit_poses`)."""
     cells = np.asarray(cells, np.float64).reshape(-1, 2)
     poses = fit_poses(edges, camera, cells, sides)
-    points = pyramid_corners(camera, cells + poses[:, 1:3], poses[:, 0], poses[:, 0] * _HEIGHT_PER_SIDE,
+    points = pyramid_corners(camera, cells + poses[:, 1:3], poses[:, 0], poses[:, 0] * HEIGHT_PER_SIDE,
                              turns=np.radians(poses[:, 3]))
     return _outline_strength(edges, points)
 
@@ -153,7 +152,7 @@ def _best_poses(edges: EdgeTensor, camera: Camera, cells: np.ndarray, poses: np.
     flat = poses.reshape(-1, 4)
     centres = np.repeat(cells, k, axis=0) + flat[:, 1:3]
     sides, turns = flat[:, 0], np.radians(flat[:, 3])
-    points = pyramid_corners(camera, centres, sides, sides * _HEIGHT_PER_SIDE, turns=turns)
+    points = pyramid_corners(camera, centres, sides, sides * HEIGHT_PER_SIDE, turns=turns)
     strength = _outline_strength(edges, points)
     return poses[np.arange(n), strength.reshape(n, k).argmax(axis=1)]
 

@@ -28,11 +28,10 @@ from calibration import Profile
 from .camera import Camera
 from .cells import CityReading, Reading
 from .edge_fit import EdgeTensor, fit_poses
-from .model import BASE_MM, HEIGHT_MM, outline, pyramid_corners, seat_height_mm
+from .model import BASE_MM, HEIGHT_MM, HEIGHT_PER_SIDE, outline, pyramid_corners, seat_height_mm
 
 logger = logging.getLogger(__name__)
 
-_HEIGHT_PER_SIDE = HEIGHT_MM[2] / BASE_MM[2]
 _GAP = 0.04  # of the lower piece's height left out each side of the seat, and at its base
 _BAND = 0.25  # the upper band's height (of the lower piece's), at most up to _TOP
 _TOP = 0.85
@@ -63,7 +62,9 @@ def face_contrast(log_ratio: np.ndarray, camera: Camera, cell: tuple[int, int], 
     the height ``seat`` (a fraction of the pyramid's height): over the faces the camera
     sees, the least difference between the mean of ``log_ratio`` (float32 (H, W, 3)) in the
     band below the seat and in the band above it, in units of the bands' spread (root mean
-    square over the channels). None where fewer than ``_MIN_FACES`` faces show both bands."""
+    square over the channels), and so between the band below the seat and a band of the
+    table beside the base (:class:`FaceContrast`). None where fewer than ``_MIN_FACES``
+    faces show all three bands."""
     side, dx, dy, turn = (float(v) for v in pose)
     centre, turn = (cell[0] + dx, cell[1] + dy), np.radians(turn)
     bounds = (_GAP, seat - _GAP, seat + _GAP, min(seat + _BAND, _TOP))
@@ -158,7 +159,7 @@ def _square_at(camera: Camera, centre: tuple[float, float], side: float, turn: f
     """(5, 2) image (x, y) of the corners of the cross-section at ``height`` (a fraction of
     its height) of the pyramid of base ``side`` (grid units) at ``centre`` (col, row) turned
     by ``turn`` (radians), and its apex."""
-    full = side * _HEIGHT_PER_SIDE
+    full = side * HEIGHT_PER_SIDE
     return pyramid_corners(camera, np.array([centre], np.float64), np.array([side * (1 - height)]),
                            np.array([full * (1 - height)]), lifts=full * height, turns=turn)[0]
 

@@ -9,6 +9,7 @@ from .camera import Camera
 
 BASE_MM = {1: 14.3, 2: 19.8, 3: 25.4}
 HEIGHT_MM = {1: 25.4, 2: 34.9, 3: 44.5}
+HEIGHT_PER_SIDE = HEIGHT_MM[2] / BASE_MM[2]  # of any size: the three are nearly similar (1.75 to 1.78)
 _SQUARE = np.array([[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]])  # a base's corners, in order round it
 
 

@@ -2,7 +2,7 @@
 import cv2
 import numpy as np
 
-from vision.model import BASE_MM, HEIGHT_MM
+from vision.model import HEIGHT_PER_SIDE
 
 
 def draw_pyramid(rgb, camera, centre, side, turn_deg, colour, lift=0.0):
@@ -16,7 +16,7 @@ def draw_pyramid(rgb, camera, centre, side, turn_deg, colour, lift=0.0):
     points = np.zeros((5, 3))
     points[:4, :2] = np.asarray(centre) + square @ rotation.T
     points[:4, 2] = lift
-    points[4, :2], points[4, 2] = centre, lift + side * HEIGHT_MM[2] / BASE_MM[2]
+    points[4, :2], points[4, 2] = centre, lift + side * HEIGHT_PER_SIDE
     image = camera.project(points)
     base_sign = np.sign(cv2.contourArea(image[:4].astype(np.float32), oriented=True))
     for k, shade in enumerate((1.0, 0.75, 0.55, 0.85)):
