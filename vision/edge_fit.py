@@ -95,11 +95,11 @@ def fit_poses(edges: EdgeTensor, camera: Camera, cells: np.ndarray, sides: np.nd
     return _search(edges, camera, cells, sides[:, None] * _NEAR_SIDES, _NEAR_SIDE_STEP * sides)
 
 
-def outline_strengths(edges: EdgeTensor, camera: Camera, cells: np.ndarray, sides: np.ndarray) -> np.ndarray:
+def outline_strengths(edges: EdgeTensor, camera: Camera, cells: np.ndarray, poses: np.ndarray) -> np.ndarray:
     """(N,) mean edge strength across the outline of the pyramid at each of ``cells`` ((N, 2)
-    (col, row)), at its pose fitted near ``sides`` ((N,) grid units, :func:`fit_poses`)."""
+    (col, row)) at its pose (``poses`` (N, 4), as from :func:`fit_poses`)."""
     cells = np.asarray(cells, np.float64).reshape(-1, 2)
-    poses = fit_poses(edges, camera, cells, sides)
+    poses = np.asarray(poses, np.float64).reshape(-1, 4)
     points = pyramid_corners(camera, cells + poses[:, 1:3], poses[:, 0], poses[:, 0] * HEIGHT_PER_SIDE,
                              turns=np.radians(poses[:, 3]))
     return _outline_strength(edges, points)

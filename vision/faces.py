@@ -27,8 +27,7 @@ from calibration import Profile
 
 from .camera import Camera
 from .cells import CityReading, Reading
-from .edge_fit import EdgeTensor, fit_poses
-from .model import BASE_MM, HEIGHT_MM, HEIGHT_PER_SIDE, outline, pyramid_corners, seat_height_mm
+from .model import HEIGHT_MM, HEIGHT_PER_SIDE, outline, pyramid_corners, seat_height_mm
 
 logger = logging.getLogger(__name__)
 
@@ -93,12 +92,13 @@ def _difference(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.sqrt(np.mean(((a.mean(axis=0) - b.mean(axis=0)) / spread) ** 2)))
 
 
-def add_face_stacks(reading: CityReading, log_ratio: np.ndarray, edges: EdgeTensor | None,
+def add_face_stacks(reading: CityReading, log_ratio: np.ndarray, poses: dict[tuple[int, int, int], np.ndarray],
                     colour_of: Callable[[np.ndarray], int], profile: Profile) -> CityReading:
     """``reading`` with each cell holding one piece (medium or large) read again as a stack
     where its faces differ across the seat of a smaller piece (:func:`face_contrast`) by at
-    least ``profile.stack_face_contrast``, its outline first laid on the photo's ``edges``
-    at its size (at ``reading.edge_scale``). An upper size an orthogonal neighbour holds is
+    least ``profile.stack_face_contrast``, its outline laid on the photo's edges at its
+    size: its pose from ``poses`` ((col, row, size) -> pose, :func:`edge_fit.fit_poses`;
+    a piece without one is not tried). An upper size an orthogonal neighbour holds is
     not tried (a stacked piece is next to its neighbours' pieces); of the rest, the one
     whose seat the faces differ across most is kept. The stack's pieces' colours are
     ``colour_of`` (the colour index of a mean log ratio (3,)) their bands, and each is as
@@ -108,21 +108,19 @@ def add_face_stacks(reading: CityReading, log_ratio: np.ndarray, edges: EdgeTens
     A piece read might be the upper of a stack whose lower piece went unseen (black on a
     dark table); trying a larger lower under it was measured and made far more stacks of
     single pieces (the band below a larger outline holds the piece's shadow) than it found."""
-    if edges is None or reading.edge_scale is None:
-        return reading
     by_cell: dict[tuple[int, int], list[Reading]] = {}
     for p in reading.pieces:
         by_cell.setdefault((p.col, p.row), []).append(p)
-    singles = [ps[0] for ps in by_cell.values() if len(ps) == 1]
+    singles = [ps[0] for ps in by_cell.values() if len(ps) == 1 and (ps[0].col, ps[0].row, ps[0].size) in poses]
     tries = [(p, upper) for p in singles for upper in range(1, p.size)
              if upper not in {q.size for dc, dr in _STEPS for q in by_cell.get((p.col + dc, p.row + dr), [])}]
     if not tries:
         return reading
-    poses = _lower_poses(reading, edges, list({id(p): p for p, _ in tries}.values()))
     best: dict[int, tuple[Reading, int, FaceContrast]] = {}
     for piece, upper in tries:
         seat = seat_height_mm(piece.size, upper) / HEIGHT_MM[piece.size]
-        found = face_contrast(log_ratio, reading.camera, (piece.col, piece.row), poses[id(piece)], seat)
+        found = face_contrast(log_ratio, reading.camera, (piece.col, piece.row),
+                              poses[piece.col, piece.row, piece.size], seat)
         if found is None or min(found.difference, found.standing_out) < profile.stack_face_contrast:
             continue
         if id(piece) not in best or found.difference > best[id(piece)][2].difference:
@@ -132,14 +130,6 @@ def add_face_stacks(reading: CityReading, log_ratio: np.ndarray, edges: EdgeTens
     logger.info("%d stack(s) told by the faces of their lower pieces", len(best))
     stacks = {key: _stack(reading, *found, colour_of, profile.stack_face_contrast) for key, found in best.items()}
     return dataclasses.replace(reading, pieces=[q for p in reading.pieces for q in stacks.get(id(p), [p])])
-
-
-def _lower_poses(reading: CityReading, edges: EdgeTensor, pieces: list[Reading]) -> dict[int, np.ndarray]:
-    """The pose (:func:`edge_fit.fit_poses`) of each of the ``pieces`` at its size, keyed
-    by the piece's ``id``."""
-    cells = np.array([[p.col, p.row] for p in pieces], np.float64)
-    sides = np.array([BASE_MM[p.size] for p in pieces]) / reading.edge_scale
-    return {id(p): pose for p, pose in zip(pieces, fit_poses(edges, reading.camera, cells, sides))}
 
 
 def _stack(reading: CityReading, piece: Reading, upper: int, contrast: FaceContrast, colour_of,

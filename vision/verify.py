@@ -43,7 +43,7 @@ from calibration.profile import BLACK, COLOR_ORDER
 from .cells import PER_KIND, SIZES, CityReading, Reading
 from .classify import MAX_PER_COLOR, likely_sizes
 from .camera import apply_homography
-from .edge_fit import EdgeTensor, fit_sides, outline_strengths, size_costs
+from .edge_fit import EdgeTensor, fit_poses, fit_sides, outline_strengths, size_costs
 from .faces import add_face_stacks
 from .model import BASE_MM, outline, silhouettes, window_mask
 from .pieces import Blob
@@ -90,25 +90,42 @@ def check_reading(reading: CityReading, strength: np.ndarray, log_ratio: np.ndar
     found = add_unseen(kept, differs, strength, log_ratio, blobs, plain, edges, profile, outline_edges)
     found = found if edges is None else black_sizes_from_edges(found, edges, profile)
     colours = _PhotoColours.of(blobs, reading.color_offset, plain, profile)
-    found = add_face_stacks(found, log_ratio, outline_edges, lambda feature: colours.color(feature, _NONE_FULL),
-                            profile)
-    return drop_edgeless(add_strays(found, strays, log_ratio, blobs, plain, profile), outline_edges, profile)
+    poses = piece_poses(found, outline_edges)
+    found = add_face_stacks(found, log_ratio, poses, lambda feature: colours.color(feature, _NONE_FULL), profile)
+    found = add_strays(found, strays, log_ratio, blobs, plain, profile)
+    return drop_edgeless(found, piece_poses(found, outline_edges, poses), outline_edges, profile)
 
 
-def drop_edgeless(reading: CityReading, edges: EdgeTensor | None, profile: Profile) -> CityReading:
+def piece_poses(reading: CityReading, edges: EdgeTensor | None,
+                known: dict[tuple[int, int, int], np.ndarray] | None = None) -> dict[tuple[int, int, int], np.ndarray]:
+    """The pose (:func:`edge_fit.fit_poses`) of each piece on the table of ``reading`` on the
+    photo's ``edges``, at its size (at ``reading.edge_scale``), keyed by (col, row, size):
+    those ``known`` already, and the others fitted; none without edges or that scale."""
+    poses = dict(known or {})
+    if edges is None or reading.edge_scale is None:
+        return poses
+    missing = sorted({(p.col, p.row, p.size) for p in reading.pieces if p.level == 0} - set(poses))
+    if missing:
+        cells = np.array([[col, row] for col, row, _ in missing], np.float64)
+        sides = np.array([BASE_MM[size] for _, _, size in missing]) / reading.edge_scale
+        poses.update(zip(missing, fit_poses(edges, reading.camera, cells, sides)))
+    return poses
+
+
+def drop_edgeless(reading: CityReading, poses: dict[tuple[int, int, int], np.ndarray], edges: EdgeTensor | None,
+                  profile: Profile) -> CityReading:
     """``reading`` without the cells whose piece on the table has hardly any edge along its
     outline: where the edges across it, its outline laid on the photo's ``edges`` at its
-    size (:func:`edge_fit.outline_strengths`, at ``reading.edge_scale``), are under
+    pose in ``poses`` (:func:`piece_poses`; :func:`edge_fit.outline_strengths`), are under
     ``edgeless_share`` of the median over the pieces read. Whatever the colours, a pyramid's
     outline is where it meets the table; a smooth change of the table's shade (round a
     lamp's hot spot on a glossy table, say) can differ from the table estimate as a piece
     does, but has no outline."""
-    lower = [p for p in reading.pieces if p.level == 0]
-    if edges is None or reading.edge_scale is None or len(lower) < _MIN_EDGE_COMPARED:
+    lower = [p for p in reading.pieces if p.level == 0 and (p.col, p.row, p.size) in poses]
+    if edges is None or len(lower) < _MIN_EDGE_COMPARED:
         return reading
     cells = np.array([[p.col, p.row] for p in lower], np.float64)
-    strength = outline_strengths(edges, reading.camera, cells,
-                                 np.array([BASE_MM[p.size] for p in lower]) / reading.edge_scale)
+    strength = outline_strengths(edges, reading.camera, cells, np.array([poses[p.col, p.row, p.size] for p in lower]))
     dropped = {(p.col, p.row) for p, s in zip(lower, strength) if s < profile.edgeless_share * np.median(strength)}
     if not dropped:
         return reading

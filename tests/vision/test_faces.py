@@ -7,6 +7,7 @@ from vision.cells import CityReading, Reading
 from vision.edge_fit import edge_tensor, fit_poses
 from vision.faces import add_face_stacks, face_contrast
 from vision.model import BASE_MM, HEIGHT_MM, seat_height_mm
+from vision.verify import piece_poses
 from tests.vision.pyramids import draw_pyramid
 from tests.vision.test_edge_fit import TABLE, tilted_camera
 
@@ -75,8 +76,8 @@ def test_a_stack_is_added_where_the_faces_differ_with_each_piece_s_colour():
     camera = tilted_camera(15.0)
     rgb = photo_of(camera, [((0, 0), [(3, RED), (2, BLUE)]), ((2, 0), [(3, RED)])])
     reading = reading_of(camera, [((0, 0), 3, 0), ((2, 0), 3, 0)])
-    found = add_face_stacks(reading, log_ratio_of(rgb), edge_tensor(rgb, (0, 0, 480, 360)), nearest_colour,
-                            load_profile())
+    found = add_face_stacks(reading, log_ratio_of(rgb), piece_poses(reading, edge_tensor(rgb, (0, 0, 480, 360))),
+                            nearest_colour, load_profile())
     assert sorted((p.col, p.row, p.size, p.level, p.color_index) for p in found.pieces) == [
         (0, 0, 2, 1, 3), (0, 0, 3, 0, 0), (2, 0, 3, 0, 0)]
     assert all(0.0 <= p.confidence <= 1.0 for p in found.pieces)
@@ -88,8 +89,8 @@ def test_no_stack_is_read_whose_upper_piece_would_break_the_rules():
     camera = tilted_camera(15.0)
     rgb = photo_of(camera, [((0, 0), [(2, RED), (1, BLUE)]), ((1, 0), [(1, RED)])])
     reading = reading_of(camera, [((0, 0), 2, 0), ((1, 0), 1, 0)])
-    found = add_face_stacks(reading, log_ratio_of(rgb), edge_tensor(rgb, (0, 0, 480, 360)), nearest_colour,
-                            load_profile())
+    found = add_face_stacks(reading, log_ratio_of(rgb), piece_poses(reading, edge_tensor(rgb, (0, 0, 480, 360))),
+                            nearest_colour, load_profile())
     assert [p.level for p in found.pieces] == [0, 0]
 
 

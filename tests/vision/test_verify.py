@@ -18,7 +18,7 @@ from vision.grid import GridFit
 from vision.edge_fit import edge_tensor
 from vision.model import BASE_MM, outline
 from vision.pieces import Blob
-from vision.verify import check_reading, drop_edgeless
+from vision.verify import check_reading, drop_edgeless, piece_poses
 
 PROFILE = load_profile()
 SIZE = (640, 480)
@@ -403,5 +403,6 @@ def test_a_reading_with_no_edge_along_its_outline_is_dropped():
     rgb *= 1 - 0.5 * np.exp(-((cols - x) ** 2 + (rows - y) ** 2) / (2 * 25.0 ** 2))[..., None]
     rgb = rgb.astype(np.uint8)
     reading = reading_of(camera, [(cell, 2, 0) for cell in cells + [(1, -1)]])
-    kept = drop_edgeless(reading, edge_tensor(rgb, (0, 0, 480, 360)), load_profile())
+    edges = edge_tensor(rgb, (0, 0, 480, 360))
+    kept = drop_edgeless(reading, piece_poses(reading, edges), edges, load_profile())
     assert [(p.col, p.row) for p in kept.pieces] == cells
