@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from .camera import Camera
-from .model import BASE_MM, HEIGHT_PER_SIDE, pyramid_corners
+from .model import BASE_MM, HEIGHT_PER_SIDE, faces_seen, pyramid_corners
 
 _SIDES_MM = np.array([BASE_MM[size] for size in (1, 2, 3)])
 # the log of each 8-bit value plus 8: the sensor's noise in the dark is no edge
@@ -165,10 +165,7 @@ def _outline_strength(edges: EdgeTensor, points: np.ndarray) -> np.ndarray:
     piece)."""
     base, apex = points[:, :4], points[:, 4]
     following = np.roll(base, -1, axis=1)
-    edge = following - base
-    orientation = np.sign((base[..., 0] * following[..., 1] - following[..., 0] * base[..., 1]).sum(axis=1))
-    beyond = orientation[:, None] * (edge[..., 0] * (apex[:, None, 1] - base[..., 1])
-                                     - edge[..., 1] * (apex[:, None, 0] - base[..., 0])) < 0
+    beyond = ~faces_seen(base, apex)
     ridge_on_hull = beyond ^ np.roll(beyond, 1, axis=1)
     starts = np.concatenate([base, base], axis=1)  # (M, 8, 2): four base sides, four ridges
     ends = np.concatenate([following, np.repeat(apex[:, None], 4, axis=1)], axis=1)

@@ -27,7 +27,7 @@ from calibration import Profile
 
 from .camera import Camera
 from .cells import CityReading, Reading
-from .model import HEIGHT_MM, HEIGHT_PER_SIDE, outline, pyramid_corners, seat_height_mm
+from .model import HEIGHT_MM, HEIGHT_PER_SIDE, faces_seen, outline, pyramid_corners, seat_height_mm
 
 logger = logging.getLogger(__name__)
 
@@ -71,7 +71,7 @@ def face_contrast(log_ratio: np.ndarray, camera: Camera, cell: tuple[int, int], 
     beside = [_square_at(camera, centre, side * (1 + 2 * g), turn, 0.0) for g in (_GAP, _GAP + _BESIDE)]
     apex = _square_at(camera, centre, side, turn, 0.0)[4]
     differences, standing_out, below, above = [], [], [], []
-    for k in np.nonzero(_faces_seen(squares[0][:4], apex))[0]:
+    for k in np.nonzero(faces_seen(squares[0][None, :4], apex[None])[0])[0]:
         table, lower, upper = (_band_pixels(log_ratio, a[:4], b[:4], k) for a, b in
                                ((beside[0], beside[1]), (squares[0], squares[1]), (squares[2], squares[3])))
         if min(len(table), len(lower), len(upper)) < _MIN_BAND_PIXELS:
@@ -152,17 +152,6 @@ def _square_at(camera: Camera, centre: tuple[float, float], side: float, turn: f
     full = side * HEIGHT_PER_SIDE
     return pyramid_corners(camera, np.array([centre], np.float64), np.array([side * (1 - height)]),
                            np.array([full * (1 - height)]), lifts=full * height, turns=turn)[0]
-
-
-def _faces_seen(base: np.ndarray, apex: np.ndarray) -> np.ndarray:
-    """(4,) bool: which faces, each over a side of ``base`` ((4, 2) (x, y) corners in order
-    round it) rising to ``apex`` (x, y), the camera sees: those whose side the apex does not
-    lie beyond."""
-    following = np.roll(base, -1, axis=0)
-    edge = following - base
-    orientation = np.sign((base[:, 0] * following[:, 1] - following[:, 0] * base[:, 1]).sum())
-    beyond = orientation * (edge[:, 0] * (apex[1] - base[:, 1]) - edge[:, 1] * (apex[0] - base[:, 0])) < 0
-    return ~beyond
 
 
 def _band_pixels(log_ratio: np.ndarray, low: np.ndarray, high: np.ndarray, k: int) -> np.ndarray:

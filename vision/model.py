@@ -35,6 +35,19 @@ def window_mask(polygon: np.ndarray, box) -> np.ndarray:
     return mask
 
 
+def faces_seen(base: np.ndarray, apex: np.ndarray) -> np.ndarray:
+    """(M, 4) bool: which faces of each of M pyramids the camera sees, each face over a side
+    of ``base`` ((M, 4, 2) image (x, y) corners, in order round it) rising to ``apex``
+    ((M, 2) (x, y)): those whose side the apex does not lie beyond (a side the apex lies
+    beyond is hidden behind the piece)."""
+    following = np.roll(base, -1, axis=1)
+    edge = following - base
+    orientation = np.sign((base[..., 0] * following[..., 1] - following[..., 0] * base[..., 1]).sum(axis=1))
+    beyond = orientation[:, None] * (edge[..., 0] * (apex[:, None, 1] - base[..., 1])
+                                     - edge[..., 1] * (apex[:, None, 0] - base[..., 0])) < 0
+    return ~beyond
+
+
 def pyramid_points(camera: Camera, colrow, pitches_mm) -> np.ndarray:
     """(P, 3, 5, 2) image (x, y) of the four base corners and the apex of a pyramid of each
     size (1..3) standing at grid point ``colrow`` (col, row), modelled at each of the
