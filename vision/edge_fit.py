@@ -5,10 +5,12 @@ What differs from the table can hold a piece's shadow, or lose a face that match
 and the size read from it then shifts. The outline of a pyramid is where its colour meets the
 table's, and shows as an edge whatever the two colours are. A model outline (the convex hull
 of the base square and the apex, as the camera sees it) is laid on the photo at the cell, and
-its position, turn and size are moved to where the edges across it are strongest. The side it
-settles at, in grid units, measures the piece; the photo's own scale (millimetres a grid
-unit) is the one that puts the pieces as read at their true sides, so a size is told by the
-ratio of the sizes' sides (14.3 : 19.8 : 25.4 mm), not by any fitted threshold.
+its position, turn and size are moved to where the edges across it are strongest; to measure
+its side, the ridges inside it count too (where two faces, lit differently, meet: an edge
+the table's colour cannot hide). The side it settles at, in grid units, measures the piece;
+the photo's own scale (millimetres a grid unit) is the one that puts the pieces as read at
+their true sides, so a size is told by the ratio of the sizes' sides (14.3 : 19.8 : 25.4
+mm), not by any fitted threshold.
 """
 from __future__ import annotations
 
@@ -26,10 +28,15 @@ _LOGS = np.log(np.arange(256, dtype=np.float32) + 8.0)
 _CHANNEL_SUM = np.ones((1, 3), np.float32)
 _SMOOTHING = 1.0  # Gaussian sigma (pixels) of the structure tensor: an edge a pixel off still counts
 _SAMPLES = 6  # points sampled along each side of a model outline
+# an inner ridge is sampled between this share of its length from either end: at the base
+# corner and at the apex, edges run every way, and a longer ridge would reach further into them
+_INNER_RIDGE_TRIM = 0.3
 # the search, in grid units and degrees: first a coarse grid of sides (times a medium's side at
 # the reading's scale), shifts and turns, then rounds of a 3 x 3 x 3 x 3 grid round the best,
-# each half as fine as the one before
-_COARSE_SIDES = np.arange(0.6, 1.41, 0.2)
+# each half as fine as the one before. The sides reach a size step beyond the small and the
+# large (a step is about 1.3 times): the reading's scale may itself be a size step off, and a
+# side cut short there would only confirm it.
+_COARSE_SIDES = np.arange(0.6, 1.81, 0.2)
 _COARSE_SHIFTS = (-0.05, 0.0, 0.05)
 _COARSE_TURNS = (-10.0, 0.0, 10.0)
 _FIRST_STEPS = (0.1, 0.025, 5.0)  # side (times a medium's), shift, turn
@@ -74,15 +81,19 @@ def edge_tensor(rgb: np.ndarray, box: tuple[int, int, int, int]) -> EdgeTensor:
     return EdgeTensor(cv2.GaussianBlur(cv2.merge(summed), (0, 0), _SMOOTHING), (x0, y0))
 
 
-def fit_sides(edges: EdgeTensor, camera: Camera, cells: np.ndarray, medium_side: float) -> np.ndarray:
+def fit_sides(edges: EdgeTensor, camera: Camera, cells: np.ndarray, medium_side: float,
+              ridged: np.ndarray) -> np.ndarray:
     """The base side (N,), in grid units, of the pyramid whose outline runs along the
     strongest edges at each of ``cells`` ((N, 2) (col, row)), its base centre shifted by up
-    to a tenth of a cell and turned by up to about 20 degrees from the grid.
+    to a tenth of a cell and turned by up to about 20 degrees from the grid; for a piece
+    ``ridged`` ((N,) bool: tinted plastic, whose faces the light makes differ; not a glossy
+    black one, whose faces mirror the room alike), the ridges inside the outline count too.
     ``medium_side``: a medium piece's side in grid units at the reading's scale, round which
-    the sides are searched (0.6 to 1.4 times it, and a little beyond)."""
+    the sides are searched (0.6 to 1.8 times it, and a little beyond)."""
     cells = np.asarray(cells, np.float64).reshape(-1, 2)
     sides = np.broadcast_to(_COARSE_SIDES * medium_side, (len(cells), len(_COARSE_SIDES)))
-    return _search(edges, camera, cells, sides, np.full(len(cells), _FIRST_STEPS[0] * medium_side))[:, 0]
+    return _search(edges, camera, cells, sides, np.full(len(cells), _FIRST_STEPS[0] * medium_side),
+                   np.asarray(ridged, bool).reshape(-1))[:, 0]
 
 
 def fit_poses(edges: EdgeTensor, camera: Camera, cells: np.ndarray, sides: np.ndarray) -> np.ndarray:
@@ -92,7 +103,8 @@ def fit_poses(edges: EdgeTensor, camera: Camera, cells: np.ndarray, sides: np.nd
     units: within a tenth of it), shifted and turned as in :func:`fit_sides`."""
     cells = np.asarray(cells, np.float64).reshape(-1, 2)
     sides = np.asarray(sides, np.float64).reshape(-1)
-    return _search(edges, camera, cells, sides[:, None] * _NEAR_SIDES, _NEAR_SIDE_STEP * sides)
+    return _search(edges, camera, cells, sides[:, None] * _NEAR_SIDES, _NEAR_SIDE_STEP * sides,
+                   np.zeros(len(cells), bool))
 
 
 def outline_strengths(edges: EdgeTensor, camera: Camera, cells: np.ndarray, poses: np.ndarray) -> np.ndarray:
@@ -106,22 +118,24 @@ def outline_strengths(edges: EdgeTensor, camera: Camera, cells: np.ndarray, pose
 
 
 def _search(edges: EdgeTensor, camera: Camera, cells: np.ndarray, coarse_sides: np.ndarray,
-            side_steps: np.ndarray) -> np.ndarray:
+            side_steps: np.ndarray, inner_ridges: np.ndarray) -> np.ndarray:
     """The best pose (N, 4) (see :func:`fit_poses`) at each of ``cells`` (N, 2): the best
     of a coarse grid of the ``coarse_sides`` ((N, S) grid units), shifts and turns, then
     rounds of a 3 x 3 x 3 x 3 grid round the best, the first ``side_steps`` (N,) apart in
-    side, each round half as fine as the one before."""
+    side, each round half as fine as the one before; ``inner_ridges`` (N,) bool: see
+    :func:`_outline_strength`."""
     n = len(cells)
     offsets = np.stack(np.meshgrid(_COARSE_SHIFTS, _COARSE_SHIFTS, _COARSE_TURNS, indexing="ij"),
                        axis=-1).reshape(-1, 3)
     grid = np.concatenate([np.repeat(coarse_sides, len(offsets), axis=1)[..., None],
                            np.tile(offsets, (n, coarse_sides.shape[1], 1)).reshape(n, -1, 3)], axis=-1)
-    best = _best_poses(edges, camera, cells, grid)
+    best = _best_poses(edges, camera, cells, grid, inner_ridges)
     steps = np.column_stack([side_steps, np.full(n, _FIRST_STEPS[1]), np.full(n, _FIRST_STEPS[1]),
                              np.full(n, _FIRST_STEPS[2])])
     around = np.stack(np.meshgrid(*[(-1.0, 0.0, 1.0)] * 4, indexing="ij"), axis=-1).reshape(-1, 4)
     for _ in range(_ROUNDS):
-        best = _best_poses(edges, camera, cells, best[:, None, :] + around[None] * steps[:, None, :])
+        best = _best_poses(edges, camera, cells, best[:, None, :] + around[None] * steps[:, None, :],
+                           inner_ridges)
         steps = steps / 2
     return best
 
@@ -145,32 +159,40 @@ def size_costs(sides: np.ndarray, scale: float, spread: float, cap: float) -> np
     return np.minimum(0.5 * misfit ** 2, cap)
 
 
-def _best_poses(edges: EdgeTensor, camera: Camera, cells: np.ndarray, poses: np.ndarray) -> np.ndarray:
+def _best_poses(edges: EdgeTensor, camera: Camera, cells: np.ndarray, poses: np.ndarray,
+                inner_ridges: np.ndarray) -> np.ndarray:
     """Of ``poses`` ((N, K, 4): side, shift in col and row, turn in degrees) at each of
-    ``cells`` (N, 2), the one (N, 4) whose outline runs along the strongest edges."""
+    ``cells`` (N, 2), the one (N, 4) whose outline runs along the strongest edges
+    (``inner_ridges`` (N,) bool: see :func:`_outline_strength`)."""
     n, k = poses.shape[:2]
     flat = poses.reshape(-1, 4)
     centres = np.repeat(cells, k, axis=0) + flat[:, 1:3]
     sides, turns = flat[:, 0], np.radians(flat[:, 3])
     points = pyramid_corners(camera, centres, sides, sides * HEIGHT_PER_SIDE, turns=turns)
-    strength = _outline_strength(edges, points)
+    strength = _outline_strength(edges, points, np.repeat(inner_ridges, k))
     return poses[np.arange(n), strength.reshape(n, k).argmax(axis=1)]
 
 
-def _outline_strength(edges: EdgeTensor, points: np.ndarray) -> np.ndarray:
+def _outline_strength(edges: EdgeTensor, points: np.ndarray, inner_ridges: np.ndarray | None = None) -> np.ndarray:
     """The mean edge strength across the outline (M,) of each pyramid of ``points`` ((M, 5,
     2), from :func:`model.pyramid_corners`). The outline is the convex hull of base and apex: the
     base sides the apex does not lie beyond, and the two ridges from the base corners where
     it passes from one to the other (a base side the apex lies beyond is hidden behind the
-    piece)."""
+    piece). For the pyramids ``inner_ridges`` ((M,) bool; none if None), the other ridges of
+    a face seen, inside the outline, count too, away from their ends (``_INNER_RIDGE_TRIM``)."""
     base, apex = points[:, :4], points[:, 4]
     following = np.roll(base, -1, axis=1)
     beyond = ~faces_seen(base, apex)
     ridge_on_hull = beyond ^ np.roll(beyond, 1, axis=1)
     starts = np.concatenate([base, base], axis=1)  # (M, 8, 2): four base sides, four ridges
     ends = np.concatenate([following, np.repeat(apex[:, None], 4, axis=1)], axis=1)
-    template, segment = np.nonzero(np.concatenate([~beyond, ridge_on_hull], axis=1))  # the hull's
+    ridges = ridge_on_hull
+    if inner_ridges is not None:  # ridge k, between faces k-1 and k, shows where either is seen
+        ridges = ridges | (~(beyond & np.roll(beyond, 1, axis=1)) & np.asarray(inner_ridges, bool)[:, None])
+    template, segment = np.nonzero(np.concatenate([~beyond, ridges], axis=1))  # the segments counted
     starts, along = starts[template, segment], ends[template, segment] - starts[template, segment]
+    inner = ((segment >= 4) & ~ridge_on_hull[template, segment % 4])[:, None]
+    starts, along = starts + inner * _INNER_RIDGE_TRIM * along, along * (1 - 2 * _INNER_RIDGE_TRIM * inner)
     length = np.hypot(along[:, 0], along[:, 1]) + 1e-9
     normals = np.stack([-along[:, 1], along[:, 0]], axis=-1) / length[:, None]
     t = (np.arange(_SAMPLES, dtype=np.float32) + 0.5) / _SAMPLES

@@ -362,7 +362,8 @@ def _edge_costs(added: list[Reading], reading: CityReading, outline_edges: EdgeT
     if outline_edges is None or reading.edge_scale is None or not added:
         return None
     cells = np.array([[p.col, p.row] for p in added])
-    sides = fit_sides(outline_edges, reading.camera, cells, BASE_MM[2] / reading.pitch_mm)
+    sides = fit_sides(outline_edges, reading.camera, cells, BASE_MM[2] / reading.pitch_mm,
+                      np.array([p.color_index != BLACK for p in added]))
     costs = size_costs(sides, reading.edge_scale, profile.edge_size_spread, profile.edge_size_cap)
     return profile.edge_size_weight * costs
 

@@ -46,8 +46,35 @@ def test_an_outline_settles_at_the_piece_s_side_though_it_is_shifted_and_turned(
     sides = SIDES_MM / pitch_mm
     photo = photo_of(camera, [(cell + shift, side, turn, colour) for cell, shift, side, turn, colour in
                               zip(cells, shifts, sides, turns, [(200, 40, 40), (40, 160, 60), (60, 90, 210)])])
-    found = fit_sides(edge_tensor(photo, (0, 0, 480, 360)), camera, cells, BASE_MM[2] / pitch_mm)
+    found = fit_sides(edge_tensor(photo, (0, 0, 480, 360)), camera, cells, BASE_MM[2] / pitch_mm, np.ones(3, bool))
     assert np.abs(found / sides - 1).max() < 0.04
+
+
+def test_a_large_piece_is_measured_though_the_scale_searched_round_is_a_size_step_too_coarse():
+    """A large piece (true pitch 28.7 mm) searched round a medium's side at 37 mm, where every
+    piece would read a size larger: its side is still found, not cut short at the search's end
+    (which would only confirm the wrong scale)."""
+    camera = tilted_camera(10.0)
+    side = BASE_MM[3] / 28.7
+    photo = photo_of(camera, [((1.0, 0.0), side, 5.0, (200, 40, 40))])
+    found = fit_sides(edge_tensor(photo, (0, 0, 480, 360)), camera, np.array([(1, 0)]), BASE_MM[2] / 37.0, [True])
+    assert abs(found[0] / side - 1) < 0.04
+
+
+@pytest.mark.parametrize("colour", [(140, 128, 117), (160, 147, 133)])
+def test_a_piece_nearly_the_table_s_colour_is_measured_by_its_ridges(colour):
+    """A piece whose lit faces are a little brighter than the table and its shaded faces a
+    little darker, seen at a slant: along much of its outline it hardly differs from the
+    table, but its faces differ from each other where they meet, along its ridges."""
+    camera = tilted_camera(25.0)
+    side = BASE_MM[3] / 32.0
+    for seed in range(3):
+        photo = np.zeros((360, 480, 3), np.uint8)
+        photo[:] = TABLE
+        draw_pyramid(photo, camera, (1.0, 0.0), side, 0.0, colour)
+        photo = np.clip(photo + np.random.default_rng(seed).normal(0, 4.0, photo.shape), 0, 255).astype(np.uint8)
+        edges = edge_tensor(photo, (0, 0, 480, 360))
+        assert abs(fit_sides(edges, camera, np.array([(1, 0)]), BASE_MM[2] / 36.0, [True])[0] / side - 1) < 0.05
 
 
 def test_a_piece_s_shadow_does_not_make_its_outline_larger():
@@ -61,7 +88,7 @@ def test_a_piece_s_shadow_does_not_make_its_outline_larger():
                                        [1 + side, side / 2, 0], [1 - side / 2, side / 2, 0]]))
     cv2.fillConvexPoly(photo, np.round(corners).astype(np.int32), (60, 55, 50))
     draw_pyramid(photo, camera, (1.0, 0.0), side, 0.0, (200, 180, 40))
-    found = fit_sides(edge_tensor(photo, (0, 0, 480, 360)), camera, np.array([(1, 0)]), side)
+    found = fit_sides(edge_tensor(photo, (0, 0, 480, 360)), camera, np.array([(1, 0)]), side, [True])
     assert abs(found[0] / side - 1) < 0.04
 
 
