@@ -1,5 +1,6 @@
 """The `citycam` command line, run as a user would run it (a real subprocess)."""
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -57,6 +58,18 @@ def test_bad_city_exits_2_with_one_line(tmp_path, content, words):
     code, out, err = citycam("score", path)
     assert code == 2 and out == ""
     assert len(err.strip().splitlines()) == 1 and words in err
+
+
+def test_output_to_a_reader_that_has_gone_is_no_traceback():
+    """`citycam score city.json | head -0`: the pipe is closed before anything is written."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        proc = subprocess.run([sys.executable, "-m", "server.cli", "score", str(EXAMPLE)], stdout=write,
+                              stderr=subprocess.PIPE, text=True, timeout=60)
+    finally:
+        os.close(write)
+    assert proc.returncode == 1 and proc.stderr == ""
 
 
 def test_missing_file_and_unknown_rule():
