@@ -49,9 +49,10 @@ _NEAR_SIDE_STEP = 0.025
 
 @dataclass(frozen=True)
 class EdgeTensor:
-    """The photo's edges by direction over a window of it: ``tensor`` float32 (h, w, 3), at
-    each pixel the smoothed structure tensor (gx^2, gx*gy, gy^2) of the log colour channels,
-    summed over the channels; ``origin`` the window's top-left pixel (x0, y0) in the image."""
+    """The photo's edges by direction over a window of it: ``tensor`` float32 (3, h, w), the
+    planes of the smoothed structure tensor (gx^2, gx*gy, gy^2) of the log colour channels,
+    summed over the channels (planes, so that points are looked up in each with one flat
+    index); ``origin`` the window's top-left pixel (x0, y0) in the image."""
 
     tensor: np.ndarray
     origin: tuple[int, int]
@@ -60,12 +61,12 @@ class EdgeTensor:
         """The edge strength across the direction ``normals`` ((..., 2) unit (x, y)) at the
         image ``points`` ((..., 2) (x, y); clipped to the window): the root of the tensor's
         energy along each normal, (...,)."""
-        h, w = self.tensor.shape[:2]
+        h, w = self.tensor.shape[1:]
         cols = np.clip((points[..., 0] - self.origin[0] + 0.5).astype(np.int32), 0, w - 1)
         rows = np.clip((points[..., 1] - self.origin[1] + 0.5).astype(np.int32), 0, h - 1)
-        j = self.tensor[rows, cols]
+        xx, xy, yy = (plane.take(rows * w + cols) for plane in self.tensor.reshape(3, -1))
         nx, ny = normals[..., 0], normals[..., 1]
-        return np.sqrt(np.maximum(j[..., 0] * nx * nx + 2 * j[..., 1] * nx * ny + j[..., 2] * ny * ny, 0.0))
+        return np.sqrt(np.maximum(xx * nx * nx + 2 * xy * nx * ny + yy * ny * ny, 0.0))
 
 
 def edge_tensor(rgb: np.ndarray, box: tuple[int, int, int, int]) -> EdgeTensor:
@@ -78,7 +79,8 @@ def edge_tensor(rgb: np.ndarray, box: tuple[int, int, int, int]) -> EdgeTensor:
     gx = cv2.Sobel(logs, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(logs, cv2.CV_32F, 0, 1, ksize=3)
     summed = [cv2.transform(cv2.multiply(a, b), _CHANNEL_SUM) for a, b in ((gx, gx), (gx, gy), (gy, gy))]
-    return EdgeTensor(cv2.GaussianBlur(cv2.merge(summed), (0, 0), _SMOOTHING), (x0, y0))
+    smoothed = cv2.GaussianBlur(cv2.merge(summed), (0, 0), _SMOOTHING)
+    return EdgeTensor(np.ascontiguousarray(smoothed.transpose(2, 0, 1)), (x0, y0))
 
 
 def fit_sides(edges: EdgeTensor, camera: Camera, cells: np.ndarray, medium_side: float,
