@@ -13,7 +13,6 @@ import cv2
 import numpy as np
 
 from calibration import Profile
-from calibration.profile import BLACK
 
 from .camera import Camera, CameraPrior, camera_from_homography, intrinsics
 from .classify import (classify_colors, color_confidence, color_costs, likely_sizes, size_confidence, size_scores,
@@ -392,7 +391,7 @@ def _apply_priors(readings, camera: Camera, pitch_mm: float, profile: Profile,
                                 profile.surplus_cost)[0] + 1
         sizes = settled(mismatches)
         if edges is not None and len(idx) >= _MIN_EDGE_SIZED:
-            sides = fit_sides(edges, camera, cells, BASE_MM[2] / pitch_mm, colours != BLACK)
+            sides = fit_sides(edges, camera, cells, BASE_MM[2] / pitch_mm, colours)
             mismatches = _with_edge_costs(mismatches, size_costs(sides, edge_scale(sides, sizes),
                                                                  profile.edge_size_spread, profile.edge_size_cap),
                                           profile)

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from calibration.profile import BLACK
+
 from .camera import Camera
 from .model import BASE_MM, HEIGHT_PER_SIDE, faces_seen, pyramid_corners
 
@@ -84,18 +86,19 @@ def edge_tensor(rgb: np.ndarray, box: tuple[int, int, int, int]) -> EdgeTensor:
 
 
 def fit_sides(edges: EdgeTensor, camera: Camera, cells: np.ndarray, medium_side: float,
-              ridged: np.ndarray) -> np.ndarray:
+              colours: np.ndarray) -> np.ndarray:
     """The base side (N,), in grid units, of the pyramid whose outline runs along the
     strongest edges at each of ``cells`` ((N, 2) (col, row)), its base centre shifted by up
-    to a tenth of a cell and turned by up to about 20 degrees from the grid; for a piece
-    ``ridged`` ((N,) bool: tinted plastic, whose faces the light makes differ; not a glossy
-    black one, whose faces mirror the room alike), the ridges inside the outline count too.
-    ``medium_side``: a medium piece's side in grid units at the reading's scale, round which
-    the sides are searched (0.6 to 1.8 times it, and a little beyond)."""
+    to a tenth of a cell and turned by up to about 20 degrees from the grid. For a piece of
+    tinted plastic (``colours``: (N,) indices into COLOR_ORDER), whose faces the light makes
+    differ, the ridges inside the outline count too; not for a glossy black one, whose faces
+    mirror the room alike. ``medium_side``: a medium piece's side in grid units at the
+    reading's scale, round which the sides are searched (0.6 to 1.8 times it, and a little
+    beyond)."""
     cells = np.asarray(cells, np.float64).reshape(-1, 2)
     sides = np.broadcast_to(_COARSE_SIDES * medium_side, (len(cells), len(_COARSE_SIDES)))
     return _search(edges, camera, cells, sides, np.full(len(cells), _FIRST_STEPS[0] * medium_side),
-                   np.asarray(ridged, bool).reshape(-1))[:, 0]
+                   np.asarray(colours).reshape(-1) != BLACK)[:, 0]
 
 
 def fit_poses(edges: EdgeTensor, camera: Camera, cells: np.ndarray, sides: np.ndarray) -> np.ndarray:
@@ -105,8 +108,7 @@ def fit_poses(edges: EdgeTensor, camera: Camera, cells: np.ndarray, sides: np.nd
     units: within a tenth of it), shifted and turned as in :func:`fit_sides`."""
     cells = np.asarray(cells, np.float64).reshape(-1, 2)
     sides = np.asarray(sides, np.float64).reshape(-1)
-    return _search(edges, camera, cells, sides[:, None] * _NEAR_SIDES, _NEAR_SIDE_STEP * sides,
-                   np.zeros(len(cells), bool))
+    return _search(edges, camera, cells, sides[:, None] * _NEAR_SIDES, _NEAR_SIDE_STEP * sides)
 
 
 def outline_strengths(edges: EdgeTensor, camera: Camera, cells: np.ndarray, poses: np.ndarray) -> np.ndarray:
@@ -120,12 +122,12 @@ def outline_strengths(edges: EdgeTensor, camera: Camera, cells: np.ndarray, pose
 
 
 def _search(edges: EdgeTensor, camera: Camera, cells: np.ndarray, coarse_sides: np.ndarray,
-            side_steps: np.ndarray, inner_ridges: np.ndarray) -> np.ndarray:
+            side_steps: np.ndarray, inner_ridges: np.ndarray | None = None) -> np.ndarray:
     """The best pose (N, 4) (see :func:`fit_poses`) at each of ``cells`` (N, 2): the best
     of a coarse grid of the ``coarse_sides`` ((N, S) grid units), shifts and turns, then
     rounds of a 3 x 3 x 3 x 3 grid round the best, the first ``side_steps`` (N,) apart in
-    side, each round half as fine as the one before; ``inner_ridges`` (N,) bool: see
-    :func:`_outline_strength`."""
+    side, each round half as fine as the one before; ``inner_ridges`` (N,) bool or None:
+    see :func:`_outline_strength`."""
     n = len(cells)
     offsets = np.stack(np.meshgrid(_COARSE_SHIFTS, _COARSE_SHIFTS, _COARSE_TURNS, indexing="ij"),
                        axis=-1).reshape(-1, 3)
@@ -162,16 +164,16 @@ def size_costs(sides: np.ndarray, scale: float, spread: float, cap: float) -> np
 
 
 def _best_poses(edges: EdgeTensor, camera: Camera, cells: np.ndarray, poses: np.ndarray,
-                inner_ridges: np.ndarray) -> np.ndarray:
+                inner_ridges: np.ndarray | None) -> np.ndarray:
     """Of ``poses`` ((N, K, 4): side, shift in col and row, turn in degrees) at each of
     ``cells`` (N, 2), the one (N, 4) whose outline runs along the strongest edges
-    (``inner_ridges`` (N,) bool: see :func:`_outline_strength`)."""
+    (``inner_ridges`` (N,) bool or None: see :func:`_outline_strength`)."""
     n, k = poses.shape[:2]
     flat = poses.reshape(-1, 4)
     centres = np.repeat(cells, k, axis=0) + flat[:, 1:3]
     sides, turns = flat[:, 0], np.radians(flat[:, 3])
     points = pyramid_corners(camera, centres, sides, sides * HEIGHT_PER_SIDE, turns=turns)
-    strength = _outline_strength(edges, points, np.repeat(inner_ridges, k))
+    strength = _outline_strength(edges, points, None if inner_ridges is None else np.repeat(inner_ridges, k))
     return poses[np.arange(n), strength.reshape(n, k).argmax(axis=1)]
 
 
@@ -193,8 +195,9 @@ def _outline_strength(edges: EdgeTensor, points: np.ndarray, inner_ridges: np.nd
         ridges = ridges | (~(beyond & np.roll(beyond, 1, axis=1)) & np.asarray(inner_ridges, bool)[:, None])
     template, segment = np.nonzero(np.concatenate([~beyond, ridges], axis=1))  # the segments counted
     starts, along = starts[template, segment], ends[template, segment] - starts[template, segment]
-    inner = ((segment >= 4) & ~ridge_on_hull[template, segment % 4])[:, None]
-    starts, along = starts + inner * _INNER_RIDGE_TRIM * along, along * (1 - 2 * _INNER_RIDGE_TRIM * inner)
+    if inner_ridges is not None:
+        inner = ((segment >= 4) & ~ridge_on_hull[template, segment % 4])[:, None]
+        starts, along = starts + inner * _INNER_RIDGE_TRIM * along, along * (1 - 2 * _INNER_RIDGE_TRIM * inner)
     length = np.hypot(along[:, 0], along[:, 1]) + 1e-9
     normals = np.stack([-along[:, 1], along[:, 0]], axis=-1) / length[:, None]
     t = (np.arange(_SAMPLES, dtype=np.float32) + 0.5) / _SAMPLES

@@ -363,7 +363,7 @@ def _edge_costs(added: list[Reading], reading: CityReading, outline_edges: EdgeT
         return None
     cells = np.array([[p.col, p.row] for p in added])
     sides = fit_sides(outline_edges, reading.camera, cells, BASE_MM[2] / reading.pitch_mm,
-                      np.array([p.color_index != BLACK for p in added]))
+                      np.array([p.color_index for p in added]))
     costs = size_costs(sides, reading.edge_scale, profile.edge_size_spread, profile.edge_size_cap)
     return profile.edge_size_weight * costs
 

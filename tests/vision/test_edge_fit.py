@@ -3,6 +3,7 @@ import cv2
 import numpy as np
 import pytest
 
+from calibration.profile import COLOR_ORDER
 from vision.camera import Camera
 from vision.edge_fit import edge_scale, edge_tensor, fit_sides, size_costs
 from tests.vision.pyramids import draw_pyramid
@@ -10,6 +11,7 @@ from vision.model import BASE_MM
 
 SIDES_MM = np.array([BASE_MM[1], BASE_MM[2], BASE_MM[3]])
 TABLE = (120, 110, 100)  # RGB
+RED, YELLOW, GREEN, BLUE = (COLOR_ORDER.index(name) for name in ("red", "yellow", "green", "blue"))
 
 
 def tilted_camera(tilt_deg=20.0, pitch_px=60.0, distance=12.0):
@@ -46,7 +48,8 @@ def test_an_outline_settles_at_the_piece_s_side_though_it_is_shifted_and_turned(
     sides = SIDES_MM / pitch_mm
     photo = photo_of(camera, [(cell + shift, side, turn, colour) for cell, shift, side, turn, colour in
                               zip(cells, shifts, sides, turns, [(200, 40, 40), (40, 160, 60), (60, 90, 210)])])
-    found = fit_sides(edge_tensor(photo, (0, 0, 480, 360)), camera, cells, BASE_MM[2] / pitch_mm, np.ones(3, bool))
+    found = fit_sides(edge_tensor(photo, (0, 0, 480, 360)), camera, cells, BASE_MM[2] / pitch_mm,
+                      [RED, GREEN, BLUE])
     assert np.abs(found / sides - 1).max() < 0.04
 
 
@@ -57,7 +60,7 @@ def test_a_large_piece_is_measured_though_the_scale_searched_round_is_a_size_ste
     camera = tilted_camera(10.0)
     side = BASE_MM[3] / 28.7
     photo = photo_of(camera, [((1.0, 0.0), side, 5.0, (200, 40, 40))])
-    found = fit_sides(edge_tensor(photo, (0, 0, 480, 360)), camera, np.array([(1, 0)]), BASE_MM[2] / 37.0, [True])
+    found = fit_sides(edge_tensor(photo, (0, 0, 480, 360)), camera, np.array([(1, 0)]), BASE_MM[2] / 37.0, [RED])
     assert abs(found[0] / side - 1) < 0.04
 
 
@@ -74,7 +77,7 @@ def test_a_piece_nearly_the_table_s_colour_is_measured_by_its_ridges(colour):
         draw_pyramid(photo, camera, (1.0, 0.0), side, 0.0, colour)
         photo = np.clip(photo + np.random.default_rng(seed).normal(0, 4.0, photo.shape), 0, 255).astype(np.uint8)
         edges = edge_tensor(photo, (0, 0, 480, 360))
-        assert abs(fit_sides(edges, camera, np.array([(1, 0)]), BASE_MM[2] / 36.0, [True])[0] / side - 1) < 0.05
+        assert abs(fit_sides(edges, camera, np.array([(1, 0)]), BASE_MM[2] / 36.0, [RED])[0] / side - 1) < 0.05
 
 
 def test_a_piece_s_shadow_does_not_make_its_outline_larger():
@@ -88,7 +91,7 @@ def test_a_piece_s_shadow_does_not_make_its_outline_larger():
                                        [1 + side, side / 2, 0], [1 - side / 2, side / 2, 0]]))
     cv2.fillConvexPoly(photo, np.round(corners).astype(np.int32), (60, 55, 50))
     draw_pyramid(photo, camera, (1.0, 0.0), side, 0.0, (200, 180, 40))
-    found = fit_sides(edge_tensor(photo, (0, 0, 480, 360)), camera, np.array([(1, 0)]), side, [True])
+    found = fit_sides(edge_tensor(photo, (0, 0, 480, 360)), camera, np.array([(1, 0)]), side, [YELLOW])
     assert abs(found[0] / side - 1) < 0.04
 
 
