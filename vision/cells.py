@@ -32,10 +32,6 @@ _OUTLINE_PITCH_SPAN_MM = 3.0  # the outlines choose among the pitches this near 
 _STRAY_CELLS = 6  # cells a reading may hold beyond a whole set's pieces: stray things (a card's print, glare)
 _SCALE_DEPENDENT_CONFIDENCE = 0.5  # at most, for a piece whose size hangs on the scale (as a second look's)
 _MIN_EDGE_SIZED = 3  # pieces on the table that set the edges' scale well enough to size by
-# the edges' scales tried (0.9% apart; the grid's pitches and a size step beyond), and how far
-# the one settled may lie from the one the first sizes set
-_EDGE_SCALES_MM = np.exp(np.linspace(np.log(18.0), np.log(50.0), 120))
-_EDGE_SCALE_REACH = 1.05
 
 
 @dataclass(frozen=True)
@@ -372,8 +368,7 @@ def _apply_priors(readings, camera: Camera, pitch_mm: float, profile: Profile,
     :func:`classify.likely_sizes`); the pieces on top of stacks keep theirs. Where the
     photo's ``edges`` are given and at least ``_MIN_EDGE_SIZED`` pieces stand on the table,
     each one's outline fit is then joined by how its outline fits the edges
-    (:func:`_with_edge_costs`), at the scale where outlines and edges agree best near the one
-    the first sizes set (:func:`_edge_scale_agreed`), and the sizes read again. A piece on the
+    (:func:`_with_edge_costs`) and the sizes read again. A piece on the
     table is then as confident as its colour (its reading's confidence) times its size: how
     much better the size read fits what is seen than the other sizes do
     (:func:`classify.size_confidence`), and no more than its outline's overlap with what is
@@ -397,9 +392,9 @@ def _apply_priors(readings, camera: Camera, pitch_mm: float, profile: Profile,
         sizes = settled(mismatches)
         if edges is not None and len(idx) >= _MIN_EDGE_SIZED:
             sides = fit_sides(edges, camera, cells, BASE_MM[2] / pitch_mm, colours)
-            scale = _edge_scale_agreed(mismatches, sides, sizes, colours, cells, profile)
-            mismatches = _with_edge_costs(mismatches, size_costs(sides, scale, profile.edge_size_spread,
-                                                                 profile.edge_size_cap), profile)
+            mismatches = _with_edge_costs(mismatches, size_costs(sides, edge_scale(sides, sizes),
+                                                                 profile.edge_size_spread, profile.edge_size_cap),
+                                          profile)
             sizes = settled(mismatches)
             scale = edge_scale(sides, sizes)
     for k, size, mismatch in zip(idx, sizes, mismatches):
@@ -413,25 +408,6 @@ def _apply_priors(readings, camera: Camera, pitch_mm: float, profile: Profile,
                                                           pitch_mm)
         out[k] = dataclasses.replace(r, size=int(size), outline=shape, confidence=conf)
     return out, scale
-
-
-def _edge_scale_agreed(mismatches: np.ndarray, sides: np.ndarray, sizes: np.ndarray, colours: np.ndarray,
-                       cells: np.ndarray, profile: Profile) -> float:
-    """The edges' scale (millimetres a grid unit) at which the pieces on the table, their
-    outline ``mismatches`` (N, 3) joined by their sides' costs (``sides`` (N,) grid units,
-    :func:`edge_fit.size_costs`), read with the rules (``colours`` (N,), ``cells`` (N, 2)),
-    cost least of ``_EDGE_SCALES_MM``, where that lies within ``_EDGE_SCALE_REACH`` of the
-    scale the ``sizes`` (N,) first read set (:func:`edge_fit.edge_scale`: a median of
-    ratios, which follows the sizes read, right or wrong); else that one. Farther off, a
-    shadowed outline and the edges disagree about the scale, and where they agree best the
-    sizes are wrong."""
-    first = edge_scale(sides, sizes)
-    joined = _with_edge_costs(mismatches[None], size_costs(sides, _EDGE_SCALES_MM[:, None], profile.edge_size_spread,
-                                                           profile.edge_size_cap), profile)
-    total = likely_sizes(joined, colours, cells, profile.outline_tolerance, profile.same_size_cost, PER_KIND,
-                         profile.surplus_cost)[1]
-    best = float(_EDGE_SCALES_MM[int(np.argmin(total))])
-    return best if abs(np.log(best / first)) <= np.log(_EDGE_SCALE_REACH) else first
 
 
 def _with_edge_costs(mismatches: np.ndarray, costs: np.ndarray, profile: Profile) -> np.ndarray:

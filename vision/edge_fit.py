@@ -153,14 +153,13 @@ def edge_scale(sides: np.ndarray, sizes: np.ndarray) -> float:
     return float(np.exp(np.median(np.log(_SIDES_MM[np.asarray(sizes) - 1] / sides))))
 
 
-def size_costs(sides: np.ndarray, scale, spread: float, cap: float) -> np.ndarray:
+def size_costs(sides: np.ndarray, scale: float, spread: float, cap: float) -> np.ndarray:
     """(N, 3) cost of each size (1..3) for pieces whose outlines settled at ``sides`` (N,)
     grid units (:func:`fit_sides`), at ``scale`` millimetres a grid unit
     (:func:`edge_scale`): ``(log(side * scale / size's side) / spread)^2 / 2``, at most
-    ``cap`` (an outline that settled on a neighbour's edges, or a shadow's, costs no more).
-    With ``scale`` (P, 1), one (N, 3) for each: (P, N, 3)."""
+    ``cap`` (an outline that settled on a neighbour's edges, or a shadow's, costs no more)."""
     sides = np.maximum(np.asarray(sides, np.float64), 1e-6)
-    misfit = np.log(sides[:, None] * np.asarray(scale)[..., None] / _SIDES_MM[None, :]) / spread
+    misfit = np.log(sides[:, None] * scale / _SIDES_MM[None, :]) / spread
     return np.minimum(0.5 * misfit ** 2, cap)
 
 

@@ -346,38 +346,3 @@ def test_a_piece_whose_size_hangs_on_the_scale_is_marked_for_checking():
     unsure, sure = black_piece(35), black_piece(38)
     assert (unsure.size, sure.size) == (2, 2)
     assert unsure.confidence < PROFILE.max_uncertain_confidence < sure.confidence
-
-
-SIDES_MM = np.array([BASE_MM[1], BASE_MM[2], BASE_MM[3]])
-ROW_OF_SIX = np.array([(col, 0) for col in range(6)])
-
-
-def test_the_edges_scale_settles_where_outlines_and_edges_agree_best_near_the_first():
-    """Six pieces read right, their sides at 30 mm a grid unit, the two smalls' 4% long:
-    the median of the ratios (the first scale) passes over them; the scale at which all
-    the sides fit best is pulled below it, by about their share (-1.3%)."""
-    from vision.cells import _edge_scale_agreed
-    from vision.edge_fit import edge_scale
-    sizes = np.array([1, 2, 3, 1, 2, 3])
-    sides = SIDES_MM[sizes - 1] / 30.0 * np.array([1.04, 1.0, 1.0, 1.04, 1.0, 1.0])
-    mismatches = np.where(np.eye(3)[sizes - 1] > 0, 0.05, 0.6)
-    colours = np.arange(6) % 5
-    first = edge_scale(sides, sizes)
-    agreed = _edge_scale_agreed(mismatches, sides, sizes, colours, ROW_OF_SIX, load_profile())
-    assert first == pytest.approx(30.0)
-    assert agreed == pytest.approx(30.0 * 1.04 ** (-2 / 6), rel=0.01) and agreed < first
-
-
-def test_the_edges_scale_stays_where_outlines_and_edges_agree_best_far_from_the_first():
-    """Pieces read a size too large by outlines that cannot tell sizes apart, their sides
-    fitting 40 mm a grid unit at their true sizes: the first scale (51 mm) follows the
-    sizes read; the edges alone would settle at 40, a quarter off: where outline and edges
-    disagree that much, the first scale stays."""
-    from vision.cells import _edge_scale_agreed
-    from vision.edge_fit import edge_scale
-    truth, read = np.array([1, 2, 3, 1, 2, 3]), np.array([2, 3, 3, 2, 3, 3])
-    sides = SIDES_MM[truth - 1] / 40.0
-    colours = np.arange(6) % 5
-    first = edge_scale(sides, read)
-    agreed = _edge_scale_agreed(np.full((6, 3), 0.3), sides, read, colours, ROW_OF_SIX, load_profile())
-    assert first > 50 and agreed == first
