@@ -87,12 +87,12 @@ def check_reading(reading: CityReading, strength: np.ndarray, log_ratio: np.ndar
     differs = (strength > profile.unseen_threshold).astype(np.uint8)
     edges = _relative_edges(log_ratio, differs) if plain and table_level <= profile.edge_table_level else None
     kept = drop_shapeless(reading, differs, profile)
-    found = add_unseen(kept, differs, strength, log_ratio, blobs, plain, edges, profile, outline_edges)
-    found = found if edges is None else black_sizes_from_edges(found, edges, profile)
     colours = _PhotoColours.of(blobs, reading.color_offset, plain, profile)
+    found = add_unseen(kept, differs, strength, log_ratio, colours, edges, profile, outline_edges)
+    found = found if edges is None else black_sizes_from_edges(found, edges, profile)
     poses = piece_poses(found, outline_edges)
     found = add_face_stacks(found, log_ratio, poses, lambda feature: colours.color(feature, _NONE_FULL), profile)
-    found = add_strays(found, strays, log_ratio, blobs, plain, profile)
+    found = add_strays(found, strays, log_ratio, colours, profile)
     return drop_edgeless(found, piece_poses(found, outline_edges, poses), outline_edges, profile)
 
 
@@ -133,7 +133,7 @@ def drop_edgeless(reading: CityReading, poses: dict[tuple[int, int, int], np.nda
     return dataclasses.replace(reading, pieces=[p for p in reading.pieces if (p.col, p.row) not in dropped])
 
 
-def add_strays(reading: CityReading, strays: list[Blob], log_ratio: np.ndarray, blobs: list[Blob], plain: bool,
+def add_strays(reading: CityReading, strays: list[Blob], log_ratio: np.ndarray, colours: "_PhotoColours",
                profile: Profile) -> CityReading:
     """``reading`` with the pieces that stand apart from the city: of the ``strays``
     (candidates too far from the city to be linked to it: mostly things on the table), those
@@ -142,7 +142,7 @@ def add_strays(reading: CityReading, strays: list[Blob], log_ratio: np.ndarray, 
     breaks a rule, and the player must see it flagged, not dropped; a coin or a die lies on
     a grid cell only by chance, and rarely in a pyramid's outline. A stray's cell is the one
     its base centre falls on: its centre less the lean a medium pyramid's silhouette has
-    there. ``log_ratio``, ``blobs`` and ``plain`` as for :func:`add_unseen`."""
+    there. ``log_ratio`` and ``colours`` as for :func:`add_unseen`."""
     pieces = list(reading.pieces)
     if not pieces or not strays:
         return reading
@@ -150,7 +150,6 @@ def add_strays(reading: CityReading, strays: list[Blob], log_ratio: np.ndarray, 
     for b in strays:
         seen[b.pixels[:, 1], b.pixels[:, 0]] = 1
     explained, counts = _explained(pieces, seen.shape), _colour_counts(pieces)
-    colours = _PhotoColours.of(blobs, reading.color_offset, plain, profile)
     occupied = {(p.col, p.row) for p in pieces}
     to_grid = np.linalg.inv(reading.camera.P[:, [0, 1, 3]])  # the table plane's homography, inverted
     for cell in sorted({_stray_cell(reading, to_grid, b.center) for b in strays} - occupied):
@@ -282,25 +281,24 @@ def _relative_edges(log_ratio: np.ndarray, differs: np.ndarray) -> np.ndarray:
 
 
 def add_unseen(reading: CityReading, differs: np.ndarray, strength: np.ndarray, log_ratio: np.ndarray,
-               blobs: list[Blob], plain: bool, edges: np.ndarray | None, profile: Profile,
+               colours: "_PhotoColours", edges: np.ndarray | None, profile: Profile,
                outline_edges: EdgeTensor | None = None) -> CityReading:
     """``reading`` with pieces added in empty cells beside it (and beside those, and so on)
     where what differs from the table (``differs``, uint8 (H, W)) and no piece read explains
     matches the outline of one pyramid size: intersection over union at least
-    ``unseen_min_overlap``; on a ``plain`` table, also faint pieces (:func:`_faint_piece_in_cell`),
-    on a print, pieces that stand out (``strength``, float32 (H, W)) only a little but all
-    over (:func:`_print_piece_in_cell`), and where ``edges`` (from :func:`_relative_edges`)
-    are given, black pieces seen only by their edges (:func:`_edged_piece_in_cell`).
-    Their colour is read from their median log ratio as the candidates' were, by the piece
-    colour model on a plain table (the table as the ``blobs`` saw it), else the nearest of
-    the photo's expected colours (:class:`_PhotoColours`); ``log_ratio`` is float32 (H, W,
-    3). Their sizes are read again with the rules (:func:`_sizes_with_rules`), and with how
-    their outlines fit ``outline_edges`` (:func:`_edge_costs`)."""
+    ``unseen_min_overlap``; on a plain table (``colours.plain``), also faint pieces
+    (:func:`_faint_piece_in_cell`), on a print, pieces that stand out (``strength``, float32
+    (H, W)) only a little but all over (:func:`_print_piece_in_cell`), and where ``edges``
+    (from :func:`_relative_edges`) are given, black pieces seen only by their edges
+    (:func:`_edged_piece_in_cell`). Their colour is read from their median log ratio as the
+    candidates' were, by ``colours`` (:class:`_PhotoColours`: the piece colour model on a
+    plain table, else the nearest of the photo's expected colours); ``log_ratio`` is float32
+    (H, W, 3). Their sizes are read again with the rules (:func:`_sizes_with_rules`), and
+    with how their outlines fit ``outline_edges`` (:func:`_edge_costs`)."""
     pieces = list(reading.pieces)
     if not pieces:
         return reading
     explained, counts = _explained(pieces, differs.shape), _colour_counts(pieces)
-    colours = _PhotoColours.of(blobs, reading.color_offset, plain, profile)
     occupied = {(p.col, p.row) for p in pieces}
     frontier = sorted({(c + dc, r + dr) for c, r in occupied for dc, dr in _STEPS} - occupied)
     while frontier and len(pieces) < profile.max_candidates:
@@ -310,9 +308,9 @@ def add_unseen(reading: CityReading, differs: np.ndarray, strength: np.ndarray, 
         if box is None:
             continue
         found = _piece_in_cell((col, row), shapes, box, differs, explained, log_ratio, colours, counts, profile)
-        if found is None and plain:
+        if found is None and colours.plain:
             found = _faint_piece_in_cell((col, row), shapes, box, explained, log_ratio, colours, counts, profile)
-        if found is None and not plain:
+        if found is None and not colours.plain:
             found = _print_piece_in_cell((col, row), shapes, box, explained, strength, log_ratio, colours, counts,
                                          profile)
         if found is None and edges is not None:
