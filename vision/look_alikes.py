@@ -12,6 +12,11 @@ Where the pieces read as either colour of a pair fall into two groups of at leas
 that measure, with a gap between the groups wide against the spread within them, the group
 higher on it takes the pair's first colour and the other group the second. Only pieces alone
 in their cell are measured: a stack's outline holds both of its colours.
+
+A set holds three pieces of each colour and size. Where the city as read has more of the
+pair's colours than that, and a split by the measure leaves fewer over the supply, a
+narrower gap (against the spread) is enough: black pieces read blue on wood, say, make four
+or five large blue pieces, while the photo tells two groups, if less clearly.
 """
 from __future__ import annotations
 
@@ -24,7 +29,7 @@ import numpy as np
 from calibration import Profile
 from calibration.profile import BLACK, COLOR_ORDER
 
-from .cells import CityReading
+from .cells import PER_KIND, CityReading
 from .model import window_mask
 
 log = logging.getLogger(__name__)
@@ -39,7 +44,9 @@ def tell_look_alikes(reading: CityReading, rgb: np.ndarray, strength: np.ndarray
     yellow and green ones by :func:`warmth`, each over the pixels of a piece's outline in
     ``rgb`` (uint8 (H, W, 3) RGB) that differ from the table (``strength``, float32 (H, W),
     over ``profile.unseen_threshold``), split by :func:`split_at_gap` with
-    ``profile.look_alike_gap`` and ``profile.look_alike_separation``."""
+    ``profile.look_alike_gap`` and ``profile.look_alike_separation``, or, where that split
+    leaves fewer pieces over the supply (:func:`_surplus`), with
+    ``profile.look_alike_supply_separation``."""
     per_cell = Counter((piece.col, piece.row) for piece in reading.pieces)
     alone = [per_cell[piece.col, piece.row] == 1 for piece in reading.pieces]
     for higher, lower, measure in ((BLUE, BLACK, blueness), (YELLOW, GREEN, warmth)):
@@ -61,16 +68,38 @@ def _tell_apart(reading: CityReading, alone: list[bool], higher: int, lower: int
             which.append(k)
             values.append(measure(pixels))
     threshold = split_at_gap(np.array(values), profile.look_alike_gap, profile.look_alike_separation)
+    if threshold is not None:
+        return _split(reading, which, values, threshold, higher, lower, measure.__name__)
+    threshold = split_at_gap(np.array(values), profile.look_alike_gap, profile.look_alike_supply_separation)
     if threshold is None:
         return reading
+    split = _split(reading, which, values, threshold, higher, lower, measure.__name__)
+    if _surplus(split, (higher, lower)) < _surplus(reading, (higher, lower)):
+        log.info("%s and %s told apart by their %s: the city as read had more than a set holds",
+                 COLOR_ORDER[higher], COLOR_ORDER[lower], measure.__name__)
+        return split
+    return reading
+
+
+def _split(reading: CityReading, which: list[int], values: list[float], threshold: float, higher: int,
+           lower: int, measure_name: str) -> CityReading:
+    """``reading`` with its pieces ``which`` (indices) read ``higher`` where their ``values``
+    are over ``threshold``, else ``lower``."""
     pieces = list(reading.pieces)
     for k, value in zip(which, values):
         color = higher if value > threshold else lower
         if color != pieces[k].color_index:
             log.debug("piece at %s read %s by its %s", (pieces[k].col, pieces[k].row), COLOR_ORDER[color],
-                      measure.__name__)
+                      measure_name)
             pieces[k] = dataclasses.replace(pieces[k], color_index=color)
     return dataclasses.replace(reading, pieces=pieces)
+
+
+def _surplus(reading: CityReading, colours: tuple[int, int]) -> int:
+    """How many pieces of ``reading`` of the ``colours`` are over the supply: past
+    ``PER_KIND`` of one colour and size."""
+    counts = Counter((piece.color_index, piece.size) for piece in reading.pieces if piece.color_index in colours)
+    return sum(max(count - PER_KIND, 0) for count in counts.values())
 
 
 def blueness(pixels: np.ndarray) -> float:

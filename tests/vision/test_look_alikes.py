@@ -19,9 +19,11 @@ LOOKS = {"black": (95, 92, 90), "blue": (80, 95, 150), "red": (200, 40, 30), "ye
 FIRST_READ = {"black": BLUE, "yellow": GREEN}
 
 
-def painted(pieces: list[str]) -> tuple[np.ndarray, np.ndarray, list[Reading]]:
-    """A photo of a row of pieces painted as ``LOOKS`` on warm wood, its strength map (1 on
-    the pieces) and readings of them, black read blue and yellow read green (``FIRST_READ``)."""
+def painted(pieces: list[str], looks: list[tuple[int, int, int]] | None = None,
+            sizes: list[int] | None = None) -> tuple[np.ndarray, np.ndarray, list[Reading]]:
+    """A photo of a row of pieces painted as ``LOOKS`` (or ``looks``, RGB each) on warm wood,
+    its strength map (1 on the pieces) and readings of them, of ``sizes`` (each medium if
+    None), black read blue and yellow read green (``FIRST_READ``)."""
     rng = np.random.default_rng(5)
     rgb = np.empty((60, 40 * len(pieces) + 20, 3), np.uint8)
     rgb[:] = WARM_WOOD
@@ -30,11 +32,13 @@ def painted(pieces: list[str]) -> tuple[np.ndarray, np.ndarray, list[Reading]]:
     for k, name in enumerate(pieces):
         x0 = 20 + 40 * k
         noise = rng.normal(0, 3, (20, 20, 3))
-        rgb[20:40, x0:x0 + 20] = np.clip(np.array(LOOKS[name]) + noise, 0, 255).astype(np.uint8)
+        look = LOOKS[name] if looks is None else looks[k]
+        rgb[20:40, x0:x0 + 20] = np.clip(np.array(look) + noise, 0, 255).astype(np.uint8)
         strength[20:40, x0:x0 + 20] = 1.0
         square = np.array([[x0, 20], [x0 + 20, 20], [x0 + 20, 40], [x0, 40]], np.float64)
         color = FIRST_READ.get(name, COLOR_ORDER.index(name))
-        readings.append(Reading(k, 0, color, 2, 0, 0.9, (x0 + 10.0, 30.0), square))
+        size = 2 if sizes is None else sizes[k]
+        readings.append(Reading(k, 0, color, size, 0, 0.9, (x0 + 10.0, 30.0), square))
     return rgb, strength, readings
 
 
@@ -52,6 +56,32 @@ def test_black_pieces_read_blue_against_warm_wood_are_read_black_by_their_own_gr
 def test_yellow_pieces_read_green_against_warm_wood_are_read_yellow_by_their_own_warmth():
     pieces = ["yellow", "green", "green", "yellow", "yellow", "blue"]
     assert read(pieces) == pieces
+
+
+def _greys_and_blues() -> tuple[list[str], list[tuple[int, int, int]]]:
+    """Four black pieces whose blueness spreads (-0.3 to 0.1: the room they mirror differs
+    round the city) and three blue ones (0.45 to 0.55): a gap of 0.35, only about 2.4 times
+    the blacks' spread."""
+    blueness_of = [-0.3, 0.45, -0.1, 0.5, 0.0, 0.55, 0.1]
+    return (["black", "blue", "black", "blue", "black", "blue", "black"],
+            [(100, 100, int(round(100 * np.exp(b)))) for b in blueness_of])
+
+
+def test_a_city_with_more_blue_pieces_than_a_set_holds_is_split_at_a_narrower_gap():
+    """Read as blue, the seven medium pieces are four more than the three a set holds; split
+    by their blueness, one is over, so the less clear gap is taken."""
+    pieces, looks = _greys_and_blues()
+    rgb, strength, first = painted(pieces, looks)
+    assert [COLOR_ORDER[p.color_index] for p in first] == ["blue"] * 7
+    reading = CityReading(None, None, 30.0, 30.0, first, np.zeros(3))
+    assert [COLOR_ORDER[p.color_index] for p in tell_look_alikes(reading, rgb, strength, PROFILE).pieces] == pieces
+
+
+def test_within_the_supply_a_gap_as_narrow_leaves_the_reading_as_it_is():
+    pieces, looks = _greys_and_blues()
+    rgb, strength, first = painted(pieces, looks, sizes=[1, 1, 2, 2, 3, 3, 1])
+    reading = CityReading(None, None, 30.0, 30.0, first, np.zeros(3))
+    assert [COLOR_ORDER[p.color_index] for p in tell_look_alikes(reading, rgb, strength, PROFILE).pieces] == ["blue"] * 7
 
 
 def test_a_piece_sharing_its_cell_is_not_read_again():
