@@ -181,6 +181,7 @@ class Profile:
     confident_overlap: float
     look_alike_gap: float
     look_alike_separation: float
+    look_alike_supply_gap: float
     look_alike_supply_separation: float
     stack_min_cover: float
     stack_side_cover: float

@@ -15,7 +15,7 @@ in their cell are measured: a stack's outline holds both of its colours.
 
 A set holds three pieces of each colour and size. Where the city as read has more of the
 pair's colours than that, and a split by the measure leaves fewer over the supply, a
-narrower gap (against the spread) is enough: black pieces read blue on wood, say, make four
+narrower gap (in itself and against the spread) is enough: black pieces read blue on wood, say, make four
 or five large blue pieces, while the photo tells two groups, if less clearly.
 """
 from __future__ import annotations
@@ -46,7 +46,7 @@ def tell_look_alikes(reading: CityReading, rgb: np.ndarray, strength: np.ndarray
     over ``profile.unseen_threshold``), split by :func:`split_at_gap` with
     ``profile.look_alike_gap`` and ``profile.look_alike_separation``, or, where that split
     leaves fewer pieces over the supply (:func:`_surplus`), with
-    ``profile.look_alike_supply_separation``."""
+    ``profile.look_alike_supply_gap`` and ``profile.look_alike_supply_separation``."""
     per_cell = Counter((piece.col, piece.row) for piece in reading.pieces)
     alone = [per_cell[piece.col, piece.row] == 1 for piece in reading.pieces]
     for higher, lower, measure in ((BLUE, BLACK, blueness), (YELLOW, GREEN, warmth)):
@@ -70,7 +70,7 @@ def _tell_apart(reading: CityReading, alone: list[bool], higher: int, lower: int
     threshold = split_at_gap(np.array(values), profile.look_alike_gap, profile.look_alike_separation)
     if threshold is not None:
         return _split(reading, which, values, threshold, higher, lower, measure.__name__)
-    threshold = split_at_gap(np.array(values), profile.look_alike_gap, profile.look_alike_supply_separation)
+    threshold = split_at_gap(np.array(values), profile.look_alike_supply_gap, profile.look_alike_supply_separation)
     if threshold is None:
         return reading
     split = _split(reading, which, values, threshold, higher, lower, measure.__name__)
