@@ -69,9 +69,9 @@ def face_contrast(log_ratio: np.ndarray, camera: Camera, cell: tuple[int, int], 
     bounds = (_GAP, seat - _GAP, seat + _GAP, min(seat + _BAND, _TOP))
     squares = [_square_at(camera, centre, side, turn, f) for f in bounds]
     beside = [_square_at(camera, centre, side * (1 + 2 * g), turn, 0.0) for g in (_GAP, _GAP + _BESIDE)]
-    apex = _square_at(camera, centre, side, turn, 0.0)[4]
     differences, standing_out, below, above = [], [], [], []
-    for k in np.nonzero(faces_seen(squares[0][None, :4], apex[None])[0])[0]:
+    # every cross-section's apex is the pyramid's: the first's base and apex tell the faces seen
+    for k in np.nonzero(faces_seen(squares[0][None, :4], squares[0][None, 4])[0])[0]:
         table, lower, upper = (_band_pixels(log_ratio, a[:4], b[:4], k) for a, b in
                                ((beside[0], beside[1]), (squares[0], squares[1]), (squares[2], squares[3])))
         if min(len(table), len(lower), len(upper)) < _MIN_BAND_PIXELS:
