@@ -15,8 +15,8 @@ in their cell are measured: a stack's outline holds both of its colours.
 
 A set holds three pieces of each colour and size. Where the city as read has more of the
 pair's colours than that, and a split by the measure leaves fewer over the supply, a
-narrower gap (in itself and against the spread) is enough: black pieces read blue on wood, say, make four
-or five large blue pieces, while the photo tells two groups, if less clearly.
+narrower gap (in itself and against the spread) is enough: black pieces read blue on wood,
+say, make four or five large blue pieces, while the photo tells two groups, if less clearly.
 """
 from __future__ import annotations
 
@@ -58,7 +58,8 @@ def _tell_apart(reading: CityReading, alone: list[bool], higher: int, lower: int
                 strength: np.ndarray, profile: Profile) -> CityReading:
     """``reading`` with the pieces read as colour ``higher`` or ``lower`` and ``alone`` in
     their cell (one bool per piece) read again: split by ``measure`` (of (N, 3) uint8 RGB
-    pixels), the group higher on it is ``higher``."""
+    pixels) at a clear gap, or at a less clear one where that leaves fewer over the supply
+    (:func:`tell_look_alikes`), the group higher on it is ``higher``."""
     which, values = [], []
     for k, piece in enumerate(reading.pieces):
         if piece.color_index not in (higher, lower) or not alone[k]:
@@ -67,10 +68,11 @@ def _tell_apart(reading: CityReading, alone: list[bool], higher: int, lower: int
         if len(pixels):
             which.append(k)
             values.append(measure(pixels))
-    threshold = split_at_gap(np.array(values), profile.look_alike_gap, profile.look_alike_separation)
+    measured = np.array(values)
+    threshold = split_at_gap(measured, profile.look_alike_gap, profile.look_alike_separation)
     if threshold is not None:
         return _split(reading, which, values, threshold, higher, lower, measure.__name__)
-    threshold = split_at_gap(np.array(values), profile.look_alike_supply_gap, profile.look_alike_supply_separation)
+    threshold = split_at_gap(measured, profile.look_alike_supply_gap, profile.look_alike_supply_separation)
     if threshold is None:
         return reading
     split = _split(reading, which, values, threshold, higher, lower, measure.__name__)
