@@ -169,8 +169,8 @@ class Profile:
     size_tolerance: float
     outline_tolerance: float
     edge_size_weight: float
-    edge_size_spread: float
-    edge_size_cap: float
+    edge_strength_spread: float
+    edge_strength_cap: float
     same_size_cost: float
     surplus_cost: float
     shadow_area_growth: float

@@ -392,9 +392,9 @@ def _apply_priors(readings, camera: Camera, pitch_mm: float, profile: Profile,
         sizes = settled(mismatches)
         if edges is not None and len(idx) >= _MIN_EDGE_SIZED:
             sides = fit_sides(edges, camera, cells, BASE_MM[2] / pitch_mm, colours)
-            mismatches = _with_edge_costs(mismatches, size_costs(sides, edge_scale(sides, sizes),
-                                                                 profile.edge_size_spread, profile.edge_size_cap),
-                                          profile)
+            costs = size_costs(edges, camera, cells, edge_scale(sides, sizes), colours, profile.edge_strength_spread,
+                               profile.edge_strength_cap)
+            mismatches = _with_edge_costs(mismatches, costs, profile)
             sizes = settled(mismatches)
             scale = edge_scale(sides, sizes)
     for k, size, mismatch in zip(idx, sizes, mismatches):

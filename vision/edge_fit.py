@@ -7,10 +7,13 @@ table's, and shows as an edge whatever the two colours are. A model outline (the
 of the base square and the apex, as the camera sees it) is laid on the photo at the cell, and
 its position, turn and size are moved to where the edges across it are strongest; to measure
 its side, the ridges inside it count too (where two faces, lit differently, meet: an edge
-the table's colour cannot hide). The side it settles at, in grid units, measures the piece;
-the photo's own scale (millimetres a grid unit) is the one that puts the pieces as read at
-their true sides, so a size is told by the ratio of the sizes' sides (14.3 : 19.8 : 25.4
-mm), not by any fitted threshold.
+the table's colour cannot hide). The side it settles at, in grid units, sets the photo's
+own scale (millimetres a grid unit): the one that puts the pieces as read at their true
+sides. Each size's outline, at its true side at that scale, is then laid on the edges in
+turn, and the sizes are told by how strong the edges along each are: so a size is told by
+the ratio of the sizes' sides (14.3 : 19.8 : 25.4 mm), not by any fitted threshold, and
+where a shadow's or a neighbour's edge nearly matches a second size, that size costs little
+more than the best.
 """
 from __future__ import annotations
 
@@ -47,6 +50,9 @@ _ROUNDS = 4
 # (within a tenth of it in all)
 _NEAR_SIDES = np.array([0.95, 1.0, 1.05])
 _NEAR_SIDE_STEP = 0.025
+# each size's outline is searched from its side at the photo's scale by two rounds (its side
+# within 4% of that): the scale is known, and a size's strength needs no finer pose
+_SIZE_ROUNDS = 2
 
 
 @dataclass(frozen=True)
@@ -98,7 +104,7 @@ def fit_sides(edges: EdgeTensor, camera: Camera, cells: np.ndarray, medium_side:
     cells = np.asarray(cells, np.float64).reshape(-1, 2)
     sides = np.broadcast_to(_COARSE_SIDES * medium_side, (len(cells), len(_COARSE_SIDES)))
     return _search(edges, camera, cells, sides, np.full(len(cells), _FIRST_STEPS[0] * medium_side),
-                   np.asarray(colours).reshape(-1) != BLACK)[:, 0]
+                   np.asarray(colours).reshape(-1) != BLACK)[0][:, 0]
 
 
 def fit_poses(edges: EdgeTensor, camera: Camera, cells: np.ndarray, sides: np.ndarray) -> np.ndarray:
@@ -108,7 +114,7 @@ def fit_poses(edges: EdgeTensor, camera: Camera, cells: np.ndarray, sides: np.nd
     units: within a tenth of it), shifted and turned as in :func:`fit_sides`."""
     cells = np.asarray(cells, np.float64).reshape(-1, 2)
     sides = np.asarray(sides, np.float64).reshape(-1)
-    return _search(edges, camera, cells, sides[:, None] * _NEAR_SIDES, _NEAR_SIDE_STEP * sides)
+    return _search(edges, camera, cells, sides[:, None] * _NEAR_SIDES, _NEAR_SIDE_STEP * sides)[0]
 
 
 def outline_strengths(edges: EdgeTensor, camera: Camera, cells: np.ndarray, poses: np.ndarray) -> np.ndarray:
@@ -122,26 +128,27 @@ def outline_strengths(edges: EdgeTensor, camera: Camera, cells: np.ndarray, pose
 
 
 def _search(edges: EdgeTensor, camera: Camera, cells: np.ndarray, coarse_sides: np.ndarray,
-            side_steps: np.ndarray, inner_ridges: np.ndarray | None = None) -> np.ndarray:
-    """The best pose (N, 4) (see :func:`fit_poses`) at each of ``cells`` (N, 2): the best
-    of a coarse grid of the ``coarse_sides`` ((N, S) grid units), shifts and turns, then
-    rounds of a 3 x 3 x 3 x 3 grid round the best, the first ``side_steps`` (N,) apart in
-    side, each round half as fine as the one before; ``inner_ridges`` (N,) bool or None:
-    see :func:`_outline_strength`."""
+            side_steps: np.ndarray, inner_ridges: np.ndarray | None = None,
+            rounds: int = _ROUNDS) -> tuple[np.ndarray, np.ndarray]:
+    """The best pose (N, 4) (see :func:`fit_poses`) at each of ``cells`` (N, 2) and the
+    strength of the edges along its outline (N,): the best of a coarse grid of the
+    ``coarse_sides`` ((N, S) grid units), shifts and turns, then rounds of a 3 x 3 x 3 x 3
+    grid round the best, the first ``side_steps`` (N,) apart in side, each round half as
+    fine as the one before; ``inner_ridges`` (N,) bool or None: see :func:`_outline_strength`."""
     n = len(cells)
     offsets = np.stack(np.meshgrid(_COARSE_SHIFTS, _COARSE_SHIFTS, _COARSE_TURNS, indexing="ij"),
                        axis=-1).reshape(-1, 3)
     grid = np.concatenate([np.repeat(coarse_sides, len(offsets), axis=1)[..., None],
                            np.tile(offsets, (n, coarse_sides.shape[1], 1)).reshape(n, -1, 3)], axis=-1)
-    best = _best_poses(edges, camera, cells, grid, inner_ridges)
+    best, strength = _best_poses(edges, camera, cells, grid, inner_ridges)
     steps = np.column_stack([side_steps, np.full(n, _FIRST_STEPS[1]), np.full(n, _FIRST_STEPS[1]),
                              np.full(n, _FIRST_STEPS[2])])
     around = np.stack(np.meshgrid(*[(-1.0, 0.0, 1.0)] * 4, indexing="ij"), axis=-1).reshape(-1, 4)
-    for _ in range(_ROUNDS):
-        best = _best_poses(edges, camera, cells, best[:, None, :] + around[None] * steps[:, None, :],
-                           inner_ridges)
+    for _ in range(rounds):
+        best, strength = _best_poses(edges, camera, cells, best[:, None, :] + around[None] * steps[:, None, :],
+                                     inner_ridges)
         steps = steps / 2
-    return best
+    return best, strength
 
 
 def edge_scale(sides: np.ndarray, sizes: np.ndarray) -> float:
@@ -153,28 +160,39 @@ def edge_scale(sides: np.ndarray, sizes: np.ndarray) -> float:
     return float(np.exp(np.median(np.log(_SIDES_MM[np.asarray(sizes) - 1] / sides))))
 
 
-def size_costs(sides: np.ndarray, scale: float, spread: float, cap: float) -> np.ndarray:
-    """(N, 3) cost of each size (1..3) for pieces whose outlines settled at ``sides`` (N,)
-    grid units (:func:`fit_sides`), at ``scale`` millimetres a grid unit
-    (:func:`edge_scale`): ``(log(side * scale / size's side) / spread)^2 / 2``, at most
-    ``cap`` (an outline that settled on a neighbour's edges, or a shadow's, costs no more)."""
-    sides = np.maximum(np.asarray(sides, np.float64), 1e-6)
-    misfit = np.log(sides[:, None] * scale / _SIDES_MM[None, :]) / spread
+def size_costs(edges: EdgeTensor, camera: Camera, cells: np.ndarray, scale: float, colours: np.ndarray,
+               spread: float, cap: float) -> np.ndarray:
+    """(N, 3) cost of each size (1..3) for the pieces on ``cells`` ((N, 2) (col, row)) of
+    ``colours`` ((N,) indices into COLOR_ORDER: the ridges count as in :func:`fit_sides`):
+    each size's outline, its side at ``scale`` millimetres a grid unit (:func:`edge_scale`;
+    within 4% of it), is laid on the strongest ``edges`` near the cell (shifted and turned
+    as in :func:`fit_poses`), and costs ``(log(strongest / its strength) / spread)^2 / 2`` against
+    the strongest of the three, at most ``cap``."""
+    cells = np.asarray(cells, np.float64).reshape(-1, 2)
+    inner_ridges = np.asarray(colours).reshape(-1) != BLACK
+    strengths = np.empty((len(cells), len(_SIDES_MM)))
+    for k, side_mm in enumerate(_SIDES_MM):
+        sides = np.full(len(cells), side_mm / scale)
+        strengths[:, k] = _search(edges, camera, cells, sides[:, None], _NEAR_SIDE_STEP * sides, inner_ridges,
+                                  _SIZE_ROUNDS)[1]
+    strengths = np.maximum(strengths, 1e-9)
+    misfit = np.log(strengths.max(axis=1, keepdims=True) / strengths) / spread
     return np.minimum(0.5 * misfit ** 2, cap)
 
 
 def _best_poses(edges: EdgeTensor, camera: Camera, cells: np.ndarray, poses: np.ndarray,
-                inner_ridges: np.ndarray | None) -> np.ndarray:
+                inner_ridges: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
     """Of ``poses`` ((N, K, 4): side, shift in col and row, turn in degrees) at each of
-    ``cells`` (N, 2), the one (N, 4) whose outline runs along the strongest edges
-    (``inner_ridges`` (N,) bool or None: see :func:`_outline_strength`)."""
+    ``cells`` (N, 2), the one (N, 4) whose outline runs along the strongest edges, and
+    their strength (N,) (``inner_ridges`` (N,) bool or None: see :func:`_outline_strength`)."""
     n, k = poses.shape[:2]
     flat = poses.reshape(-1, 4)
     centres = np.repeat(cells, k, axis=0) + flat[:, 1:3]
     sides, turns = flat[:, 0], np.radians(flat[:, 3])
     points = pyramid_corners(camera, centres, sides, sides * HEIGHT_PER_SIDE, turns=turns)
     strength = _outline_strength(edges, points, None if inner_ridges is None else np.repeat(inner_ridges, k))
-    return poses[np.arange(n), strength.reshape(n, k).argmax(axis=1)]
+    best = strength.reshape(n, k).argmax(axis=1)
+    return poses[np.arange(n), best], strength.reshape(n, k)[np.arange(n), best]
 
 
 def _outline_strength(edges: EdgeTensor, points: np.ndarray, inner_ridges: np.ndarray | None = None) -> np.ndarray:

@@ -43,7 +43,7 @@ from calibration.profile import BLACK, COLOR_ORDER
 from .cells import PER_KIND, SIZES, CityReading, Reading
 from .classify import MAX_PER_COLOR, likely_sizes
 from .camera import apply_homography
-from .edge_fit import EdgeTensor, fit_poses, fit_sides, outline_strengths, size_costs
+from .edge_fit import EdgeTensor, fit_poses, outline_strengths, size_costs
 from .faces import add_face_stacks
 from .model import BASE_MM, outline, silhouettes, window_mask
 from .pieces import Blob
@@ -354,15 +354,14 @@ def _explained(pieces: list[Reading], shape: tuple[int, int]) -> np.ndarray:
 def _edge_costs(added: list[Reading], reading: CityReading, outline_edges: EdgeTensor | None,
                 profile: Profile) -> np.ndarray | None:
     """(N, 3) cost of each size for the pieces ``added`` on a second look, by how their
-    outlines fit the photo's ``outline_edges`` (:func:`edge_fit.fit_sides`) at the scale
-    the pieces read first set (``reading.edge_scale``; :func:`edge_fit.size_costs`), times
-    ``edge_size_weight``; None without edges or that scale."""
+    outlines fit the photo's ``outline_edges`` at the scale the pieces read first set
+    (``reading.edge_scale``; :func:`edge_fit.size_costs`), times ``edge_size_weight``; None
+    without edges or that scale."""
     if outline_edges is None or reading.edge_scale is None or not added:
         return None
-    cells = np.array([[p.col, p.row] for p in added])
-    sides = fit_sides(outline_edges, reading.camera, cells, BASE_MM[2] / reading.pitch_mm,
-                      np.array([p.color_index for p in added]))
-    costs = size_costs(sides, reading.edge_scale, profile.edge_size_spread, profile.edge_size_cap)
+    costs = size_costs(outline_edges, reading.camera, np.array([[p.col, p.row] for p in added]), reading.edge_scale,
+                       np.array([p.color_index for p in added]), profile.edge_strength_spread,
+                       profile.edge_strength_cap)
     return profile.edge_size_weight * costs
 
 
