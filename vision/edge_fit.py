@@ -132,9 +132,10 @@ def _search(edges: EdgeTensor, camera: Camera, cells: np.ndarray, coarse_sides: 
             rounds: int = _ROUNDS) -> tuple[np.ndarray, np.ndarray]:
     """The best pose (N, 4) (see :func:`fit_poses`) at each of ``cells`` (N, 2) and the
     strength of the edges along its outline (N,): the best of a coarse grid of the
-    ``coarse_sides`` ((N, S) grid units), shifts and turns, then rounds of a 3 x 3 x 3 x 3
-    grid round the best, the first ``side_steps`` (N,) apart in side, each round half as
-    fine as the one before; ``inner_ridges`` (N,) bool or None: see :func:`_outline_strength`."""
+    ``coarse_sides`` ((N, S) grid units), shifts and turns, then ``rounds`` rounds of a
+    3 x 3 x 3 x 3 grid round the best, the first ``side_steps`` (N,) apart in side, each
+    round half as fine as the one before; ``inner_ridges`` (N,) bool or None: see
+    :func:`_outline_strength`."""
     n = len(cells)
     offsets = np.stack(np.meshgrid(_COARSE_SHIFTS, _COARSE_SHIFTS, _COARSE_TURNS, indexing="ij"),
                        axis=-1).reshape(-1, 3)
@@ -166,8 +167,8 @@ def size_costs(edges: EdgeTensor, camera: Camera, cells: np.ndarray, scale: floa
     ``colours`` ((N,) indices into COLOR_ORDER: the ridges count as in :func:`fit_sides`):
     each size's outline, its side at ``scale`` millimetres a grid unit (:func:`edge_scale`;
     within 4% of it), is laid on the strongest ``edges`` near the cell (shifted and turned
-    as in :func:`fit_poses`), and costs ``(log(strongest / its strength) / spread)^2 / 2`` against
-    the strongest of the three, at most ``cap``."""
+    as in :func:`fit_poses`), and costs ``(log(strongest / its strength) / spread)^2 / 2``
+    against the strongest of the three, at most ``cap``."""
     cells = np.asarray(cells, np.float64).reshape(-1, 2)
     inner_ridges = np.asarray(colours).reshape(-1) != BLACK
     strengths = np.empty((len(cells), len(_SIDES_MM)))

@@ -103,9 +103,9 @@ def test_each_piece_costs_least_at_its_own_size_by_the_edges_along_each_size_s_o
     than the cap."""
     camera = tilted_camera(tilt)
     cells = np.array([(0, 0), (1, 0), (2, 0)])
+    shifts, turns = [(0.03, -0.02), (-0.04, 0.02), (0.0, 0.04)], [6.0, -10.0, 3.0]
     photo = photo_of(camera, [(cell + shift, side, turn, colour) for cell, shift, side, turn, colour in
-                              zip(cells, [(0.03, -0.02), (-0.04, 0.02), (0.0, 0.04)], SIDES_MM / 32.0, [6.0, -10.0, 3.0],
-                                  [(200, 40, 40), (40, 160, 60), (60, 90, 210)])])
+                              zip(cells, shifts, SIDES_MM / 32.0, turns, [(200, 40, 40), (40, 160, 60), (60, 90, 210)])])
     costs = size_costs(edge_tensor(photo, (0, 0, 480, 360)), camera, cells, 32.0, [RED, GREEN, BLUE], 0.06, 24.0)
     assert costs.argmin(axis=1).tolist() == [0, 1, 2]
     assert np.diag(costs).max() == 0.0
