@@ -359,8 +359,8 @@ def _edge_costs(added: list[Reading], reading: CityReading, outline_edges: EdgeT
     without edges or that scale."""
     if outline_edges is None or reading.edge_scale is None or not added:
         return None
-    costs = size_costs(outline_edges, reading.camera, np.array([[p.col, p.row] for p in added]), reading.edge_scale,
-                       np.array([p.color_index for p in added]), profile.edge_strength_spread,
+    cells, colours = np.array([[p.col, p.row] for p in added]), np.array([p.color_index for p in added])
+    costs = size_costs(outline_edges, reading.camera, cells, reading.edge_scale, colours, profile.edge_strength_spread,
                        profile.edge_strength_cap)
     return profile.edge_size_weight * costs
 
