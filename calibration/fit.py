@@ -8,6 +8,7 @@ squares per colour and a trimmed covariance of the residuals.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -49,12 +50,13 @@ _TRIM_CONSISTENCY = _TRIM / (math.erf(math.sqrt(7.8147 / 2))
 
 
 def fit_piece_colors(features: np.ndarray, chromas: np.ndarray, levels: np.ndarray,
-                     colors: list[str], outlier_cost: float) -> PieceColorModel:
+                     colors: list[str], outlier_cost: float, brighter_spread: float) -> PieceColorModel:
     """Fit :class:`PieceColorModel` to samples: ``features`` (N, 3) (less their photos'
-    offsets), ``chromas`` (N, 3), ``levels`` (N,), ``colors`` N names; ``outlier_cost`` is
-    kept as given. The covariance of each colour is measured on the ``_TRIM`` share of its
-    samples nearest its mean (a candidate matched to the wrong piece, or half a piece, is not
-    how the colour varies). Raises ValueError if a colour has fewer than 20 samples."""
+    offsets), ``chromas`` (N, 3), ``levels`` (N,), ``colors`` N names; ``outlier_cost`` and
+    ``brighter_spread`` are kept as given. The covariance of each colour is measured on the
+    ``_TRIM`` share of its samples nearest its mean (a candidate matched to the wrong piece,
+    or half a piece, is not how the colour varies). Raises ValueError if a colour has fewer
+    than 20 samples."""
     features = np.asarray(features, np.float64)
     regressors = PieceColorModel.regressors(chromas, levels)
     index = np.array([COLOR_ORDER.index(c) for c in colors])
@@ -69,7 +71,7 @@ def fit_piece_colors(features: np.ndarray, chromas: np.ndarray, levels: np.ndarr
         kept = residual[spread <= np.quantile(spread, _TRIM)]
         coefficients[color] = tuple(tuple(np.round(row, 4)) for row in coef)
         covariance[color] = tuple(tuple(np.round(row, 6)) for row in np.cov(kept.T) * _TRIM_CONSISTENCY)
-    return PieceColorModel(coefficients, covariance, outlier_cost)
+    return PieceColorModel(coefficients, covariance, outlier_cost, brighter_spread)
 
 
 def refit_piece_means(model: PieceColorModel, features: np.ndarray, chromas: np.ndarray,
@@ -89,7 +91,7 @@ def refit_piece_means(model: PieceColorModel, features: np.ndarray, chromas: np.
         if own.any():
             coef[0] += np.median(features[own] - regressors[own] @ coef, axis=0)
         coefficients[color] = tuple(tuple(np.round(row, 4)) for row in coef)
-    return PieceColorModel(coefficients, model.covariance, model.outlier_cost)
+    return dataclasses.replace(model, coefficients=coefficients)
 
 
 def separation(features: np.ndarray, chromas: np.ndarray, colors: list[str], model: ColorModel) -> dict:

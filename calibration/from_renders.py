@@ -84,7 +84,8 @@ def main() -> None:
               f"min margin {report['min_margin']:.2f}, median margin {report['median_margin']:.2f}")
     if piece:
         features, chromas, levels, colors = (np.array([s[k] for s in piece_samples]) for k in range(4))
-        piece_model = fit_piece_colors(features, chromas, levels, list(colors), profile.piece_colors.outlier_cost)
+        piece_model = fit_piece_colors(features, chromas, levels, list(colors), profile.piece_colors.outlier_cost,
+                                       profile.piece_colors.brighter_spread)
         read = np.array(COLOR_ORDER)[piece_model.costs(features, chromas, levels).argmin(axis=1)]
         profile = dataclasses.replace(profile, piece_colors=piece_model)
         print(f"piece model: {len(colors)} candidates on plain tables; {np.mean(read == colors):.4f} read right")

@@ -81,11 +81,17 @@ class PieceColorModel:
     ``outlier_cost`` is the cost (on the scale of :meth:`costs`) of "none of these colours":
     a candidate that fits no colour well (a shadow, two tints mixed, a stack seen from above)
     has the confidence of its colour lowered, so that the player is asked to check it.
+    A tinted piece can look brighter than its colour's mean in every channel alike (light
+    through the plastic, a lamp close by): such a lift, in log units, is taken off before its
+    cost is measured and costs as a Gaussian of spread ``brighter_spread`` (0: none). Only a
+    lift: a tint darker than its mean all over is what black looks like, and black, told by
+    its darkness, is never lifted.
     """
 
     coefficients: dict[str, tuple[tuple[float, float, float], ...]]
     covariance: dict[str, tuple[tuple[float, float, float], ...]]
     outlier_cost: float
+    brighter_spread: float
 
     def costs(self, features: np.ndarray, chromas: np.ndarray, levels: np.ndarray) -> np.ndarray:
         """(N, 5) float64 negative log likelihood of each colour (COLOR_ORDER), up to a shared
@@ -95,8 +101,23 @@ class PieceColorModel:
         coefficients = np.array([self.coefficients[c] for c in COLOR_ORDER])  # (5, 5, 3)
         covariance = np.array([self.covariance[c] for c in COLOR_ORDER])  # (5, 3, 3)
         residual = features[:, None, :] - np.einsum("nk,ckj->ncj", regressors, coefficients)
-        mahalanobis = np.einsum("nci,cij,ncj->nc", residual, np.linalg.inv(covariance), residual)
-        return 0.5 * mahalanobis + 0.5 * np.log(np.linalg.det(covariance))[None]
+        inverse = np.linalg.inv(covariance)
+        lift = self._lifts(residual, inverse)
+        residual = residual - lift[..., None]
+        mahalanobis = np.einsum("nci,cij,ncj->nc", residual, inverse, residual)
+        lift_cost = 0.0 if self.brighter_spread <= 0 else (lift / self.brighter_spread) ** 2
+        return 0.5 * (mahalanobis + lift_cost) + 0.5 * np.log(np.linalg.det(covariance))[None]
+
+    def _lifts(self, residual: np.ndarray, inverse: np.ndarray) -> np.ndarray:
+        """(N, 5) the lift (a grey shift, at least 0; 0 for black) that, taken off each
+        ``residual`` (N, 5, 3) (feature less each colour's mean), costs least: in units of
+        each colour's ``inverse`` covariance (5, 3, 3), plus the lift's own cost."""
+        if self.brighter_spread <= 0:
+            return np.zeros(residual.shape[:2])
+        grey = inverse.sum(axis=2)  # (5, 3): the inverse covariance times (1, 1, 1)
+        lift = np.einsum("nci,ci->nc", residual, grey) / (grey.sum(axis=1) + self.brighter_spread ** -2)[None]
+        lift[:, BLACK] = 0.0
+        return np.maximum(lift, 0.0)
 
     @staticmethod
     def regressors(chromas: np.ndarray, levels: np.ndarray) -> np.ndarray:
@@ -251,10 +272,15 @@ def profile_from_json(data: dict, source: str = "profile") -> Profile:
                            spread=float(colors["spread"]),
                            brightness_weight={c: float(colors["brightness_weight"][c]) for c in COLOR_ORDER})
         pieces = data["piece_colors"]
+        if "brighter_spread" not in pieces:  # a profile made before tints were let look brighter
+            defaults = json.loads((PROFILE_DIR / "default.json").read_text())["piece_colors"]
+            pieces = {**pieces, "brighter_spread": defaults["brighter_spread"]}
+            logger.info("%s: brighter_spread taken from the default profile", source)
         piece_model = PieceColorModel(
             coefficients={c: _matrix(pieces["coefficients"][c], (5, 3)) for c in COLOR_ORDER},
             covariance={c: _matrix(pieces["covariance"][c], (3, 3)) for c in COLOR_ORDER},
-            outlier_cost=float(pieces["outlier_cost"]))
+            outlier_cost=float(pieces["outlier_cost"]),
+            brighter_spread=float(pieces["brighter_spread"]))
         if any(np.linalg.eigvalsh(np.array(m)).min() <= 0 for m in piece_model.covariance.values()):
             raise ValueError("a piece colour's covariance is not positive definite")
         names = {f.name for f in fields(Profile)} - {"colors", "piece_colors"}

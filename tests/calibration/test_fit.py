@@ -1,4 +1,6 @@
 """Fitting the piece colour model, on samples drawn from a known model (seeded)."""
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -27,7 +29,7 @@ def draw(model, per_color: int, seed: int):
 
 def test_the_piece_model_is_recovered_from_samples_drawn_from_it():
     features, chromas, levels, colors = draw(TRUTH, 3000, seed=1)
-    fitted = fit_piece_colors(features, chromas, levels, colors, TRUTH.outlier_cost)
+    fitted = fit_piece_colors(features, chromas, levels, colors, TRUTH.outlier_cost, TRUTH.brighter_spread)
     tables = TRUTH.regressors(chromas[::50], levels[::50])  # a chroma sums to 0: compare the means, not
     for color in COLOR_ORDER:                               # coefficients that trade off against each other
         sd = np.sqrt(np.diag(TRUTH.covariance[color]))
@@ -61,4 +63,39 @@ def test_a_colour_without_enough_samples_is_refused():
     features, chromas, levels, colors = draw(TRUTH, 30, seed=4)
     keep = [k for k, c in enumerate(colors) if c != "green" or k % 3 == 0]  # 10 green samples
     with pytest.raises(ValueError, match="10 samples of green"):
-        fit_piece_colors(features[keep], chromas[keep], levels[keep], [colors[k] for k in keep], -2.0)
+        fit_piece_colors(features[keep], chromas[keep], levels[keep], [colors[k] for k in keep], -2.0, 0.4)
+
+
+def tables(count: int, seed: int):
+    """``count`` table chromas (summing to 0) and levels, seeded."""
+    rng = np.random.default_rng(seed)
+    chroma = rng.normal(0, 0.1, (count, 3))
+    return chroma - chroma.mean(axis=1, keepdims=True), rng.uniform(3.0, 5.3, count)
+
+
+def test_a_tint_lit_brighter_all_over_keeps_its_colour():
+    """Light through the plastic lifts every channel alike: 0.6 (log units) over its mean,
+    blue would read green and yellow would read another colour without the lift."""
+    chroma, level = tables(100, seed=5)
+    unlifted = dataclasses.replace(TRUTH, brighter_spread=0.0)
+    for color in COLOR_ORDER:
+        lifted = TRUTH.regressors(chroma, level) @ np.array(TRUTH.coefficients[color]) + 0.6
+        assert np.all(TRUTH.costs(lifted, chroma, level).argmin(axis=1) == COLOR_ORDER.index(color)), color
+        if color in ("yellow", "blue"):
+            assert np.mean(unlifted.costs(lifted, chroma, level).argmin(axis=1) == COLOR_ORDER.index(color)) < 0.1
+
+
+def test_only_a_tint_is_lifted_and_only_up():
+    """Black, told by its darkness, and a tint darker all over than its mean cost what they
+    would without the lift."""
+    chroma, level = tables(50, seed=6)
+    unlifted = dataclasses.replace(TRUTH, brighter_spread=0.0)
+    rng = np.random.default_rng(7)
+    for color in COLOR_ORDER:
+        k = COLOR_ORDER.index(color)
+        mean = TRUTH.regressors(chroma, level) @ np.array(TRUTH.coefficients[color])
+        darker = mean - rng.uniform(0.1, 0.8, (len(mean), 1))
+        assert np.allclose(TRUTH.costs(darker, chroma, level)[:, k], unlifted.costs(darker, chroma, level)[:, k])
+    black = COLOR_ORDER.index("black")
+    anything = rng.normal(0, 1, (50, 3))
+    assert np.allclose(TRUTH.costs(anything, chroma, level)[:, black], unlifted.costs(anything, chroma, level)[:, black])
