@@ -6,7 +6,7 @@ import pytest
 
 from calibration import load_profile
 from calibration.fit import fit_piece_colors, refit_piece_means
-from calibration.profile import COLOR_ORDER
+from calibration.profile import BLACK, COLOR_ORDER
 
 TRUTH = load_profile().piece_colors
 
@@ -96,6 +96,5 @@ def test_only_a_tint_is_lifted_and_only_up():
         mean = TRUTH.regressors(chroma, level) @ np.array(TRUTH.coefficients[color])
         darker = mean - rng.uniform(0.1, 0.8, (len(mean), 1))
         assert np.allclose(TRUTH.costs(darker, chroma, level)[:, k], unlifted.costs(darker, chroma, level)[:, k])
-    black = COLOR_ORDER.index("black")
     anything = rng.normal(0, 1, (50, 3))
-    assert np.allclose(TRUTH.costs(anything, chroma, level)[:, black], unlifted.costs(anything, chroma, level)[:, black])
+    assert np.allclose(TRUTH.costs(anything, chroma, level)[:, BLACK], unlifted.costs(anything, chroma, level)[:, BLACK])
