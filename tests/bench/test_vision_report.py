@@ -1,7 +1,8 @@
 """The vision benchmark's figures by rendering condition, and its steadiness figures."""
+import time
 from collections import Counter
 
-from bench.vision import by_condition, conditions, steadiness
+from bench.vision import by_condition, conditions, steadiness, timed
 
 
 def _scene(table="wood", elevation=60.0, tilt=5.0, phone_shadow=False):
@@ -37,3 +38,9 @@ def test_steadiness_counts_photos_whose_errors_change_with_the_working_size():
                                  "errors_at_second_size": 8}
     assert steadiness([]) == {"photos_exact_at_one_size_only": 0, "photos_whose_errors_change": 0,
                               "errors_at_second_size": 0}
+
+
+def test_timing_counts_the_work_done_not_the_time_waited():
+    result, cpu, wall = timed(lambda: time.sleep(0.2) or "read")
+    assert result == "read"
+    assert wall >= 0.2 and cpu < 0.1
