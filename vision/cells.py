@@ -365,7 +365,8 @@ def _apply_priors(readings, camera: Camera, pitch_mm: float, profile: Profile,
                   scale_dependent: set[tuple[int, int]],
                   edges: EdgeTensor | None = None) -> tuple[list[Reading], float | None]:
     """Sizes of the pieces on the table re-read together with the rules (see
-    :func:`classify.likely_sizes`); the pieces on top of stacks keep theirs. Where the
+    :func:`classify.likely_sizes`); the pieces on top of stacks keep theirs, and the pieces
+    under them stay larger than them (:func:`least_sizes`). Where the
     photo's ``edges`` are given and at least ``_MIN_EDGE_SIZED`` pieces stand on the table,
     each one's outline fit is then joined by how its outline fits the edges
     (:func:`_with_edge_costs`) and the sizes read again. A piece on the
@@ -385,10 +386,11 @@ def _apply_priors(readings, camera: Camera, pitch_mm: float, profile: Profile,
     sizes, scale = np.array([out[k].size for k in idx]), None
     if len(idx) >= 2:
         colours, cells = np.array([out[k].color_index for k in idx]), np.array([[out[k].col, out[k].row] for k in idx])
+        least = least_sizes(out, idx)
 
         def settled(scores):
             return likely_sizes(scores, colours, cells, profile.outline_tolerance, profile.same_size_cost, PER_KIND,
-                                profile.surplus_cost)[0] + 1
+                                profile.surplus_cost, least)[0] + 1
         sizes = settled(mismatches)
         if edges is not None and len(idx) >= _MIN_EDGE_SIZED:
             sides = fit_sides(edges, camera, cells, BASE_MM[2] / pitch_mm, colours)
@@ -408,6 +410,13 @@ def _apply_priors(readings, camera: Camera, pitch_mm: float, profile: Profile,
                                                           pitch_mm)
         out[k] = dataclasses.replace(r, size=int(size), outline=shape, confidence=conf)
     return out, scale
+
+
+def least_sizes(pieces: list[Reading], idx: list[int]) -> np.ndarray:
+    """(len(idx),) the smallest size index (0..2) each of the pieces ``idx`` of ``pieces``
+    may have: the size of the piece on top of it, if any (the upper piece is smaller)."""
+    uppers = {(p.col, p.row): p.size for p in pieces if p.level == 1}
+    return np.array([uppers.get((pieces[k].col, pieces[k].row), 0) for k in idx])
 
 
 def _with_edge_costs(mismatches: np.ndarray, costs: np.ndarray, profile: Profile) -> np.ndarray:

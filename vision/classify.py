@@ -171,7 +171,8 @@ def _capacity_limited(dist: np.ndarray, capacity: int = MAX_PER_COLOR) -> np.nda
 
 
 def likely_sizes(scores: np.ndarray, colors: np.ndarray, cells: np.ndarray, tolerance: float,
-                 same_size_cost: float, per_kind: int, surplus_cost: float) -> tuple[np.ndarray, np.ndarray | float]:
+                 same_size_cost: float, per_kind: int, surplus_cost: float,
+                 least: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | float]:
     """Sizes (0..2) of the pieces standing on the table, read together with the game's own
     constraints as soft priors: two same-size pieces side by side cost ``same_size_cost`` and
     each piece of a colour and size beyond the supply ``per_kind`` costs ``surplus_cost``,
@@ -180,7 +181,9 @@ def likely_sizes(scores: np.ndarray, colors: np.ndarray, cells: np.ndarray, tole
 
     ``scores``: (N, 3) mismatches (log-area, or minus-log outline overlap), or (P, N, 3)
     for P readings of the same pieces (at P scales), solved side by side; ``colors``: (N,)
-    colour indices; ``cells``: (N, 2) int (col, row), one piece per cell. Minimised by iterated conditional modes from the
+    colour indices; ``cells``: (N, 2) int (col, row), one piece per cell; ``least``: (N,) int
+    or None, the smallest size (0..2) each piece may have (a piece under another is larger
+    than it: a hard rule, not a prior). Minimised by iterated conditional modes from the
     independent best sizes, most confident pieces first. Returns the sizes ((N,) or (P, N))
     and the total cost (a float, or (P,)). A piece's measurement cost is capped twice, at
     two broken rules: its best size's cost (an outlier, say a piece with its shadow, costs
@@ -192,6 +195,8 @@ def likely_sizes(scores: np.ndarray, colors: np.ndarray, cells: np.ndarray, tole
     raw = 0.5 * (scores.reshape(-1, *scores.shape[-2:]) / tolerance) ** 2  # (P, N, 3)
     best = raw.min(axis=2, keepdims=True)
     unary = np.minimum(raw - best, 2 * same_size_cost) + np.minimum(best, 2 * same_size_cost)
+    if least is not None:
+        unary = np.where(np.arange(3) < np.asarray(least)[:, None], np.inf, unary)
     sizes = unary.argmin(axis=2)
     cells = np.asarray(cells)
     touching = (np.abs(cells[:, None, :] - cells[None, :, :]).sum(axis=2) == 1).astype(np.float64)

@@ -40,7 +40,7 @@ import numpy as np
 from calibration import PieceColorModel, Profile
 from calibration.profile import BLACK, COLOR_ORDER
 
-from .cells import PER_KIND, SIZES, CityReading, Reading
+from .cells import PER_KIND, SIZES, CityReading, Reading, least_sizes
 from .classify import MAX_PER_COLOR, likely_sizes
 from .camera import apply_homography
 from .edge_fit import EdgeTensor, fit_poses, outline_strengths, size_costs
@@ -368,7 +368,8 @@ def _edge_costs(added: list[Reading], reading: CityReading, outline_edges: EdgeT
 def _sizes_with_rules(pieces: list[Reading], known: int, reading: CityReading, profile: Profile,
                       edge_costs: np.ndarray | None = None) -> list[Reading]:
     """``pieces`` with the sizes of those found on a second look (all but the first
-    ``known``) read again together with the rules (:func:`classify.likely_sizes`): what
+    ``known``) read again together with the rules (:func:`classify.likely_sizes`; a piece under
+    another stays larger than it): what
     they were sized by (a faint contrast, edges, a blurred print) tells a size less surely
     than a clear outline, so each size step away from it costs only
     ``second_look_size_cost``, less than a broken rule, plus its ``edge_costs`` ((N, 3),
@@ -386,7 +387,7 @@ def _sizes_with_rules(pieces: list[Reading], known: int, reading: CityReading, p
     # likely_sizes costs a mismatch m at tolerance 1 as m^2 / 2
     sizes = likely_sizes(np.sqrt(2 * np.array(costs)), np.array([pieces[k].color_index for k in on_table]),
                          np.array([[pieces[k].col, pieces[k].row] for k in on_table]), 1.0, profile.same_size_cost,
-                         PER_KIND, profile.surplus_cost)[0] + 1
+                         PER_KIND, profile.surplus_cost, least_sizes(pieces, on_table))[0] + 1
     out = list(pieces)
     for k, size in zip(on_table, sizes):
         p = out[k]

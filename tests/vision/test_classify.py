@@ -46,6 +46,22 @@ def test_a_piece_measured_far_above_a_large_one_still_reads_large():
     assert sizes.tolist() == [2, 2]
 
 
+@given(st.lists(st.floats(-0.3, 1.5), min_size=4, max_size=4), st.lists(st.integers(0, 2), min_size=4, max_size=4))
+def test_a_piece_under_another_is_never_read_at_or_below_its_size(measured, least):
+    """A clear measurement does not outweigh it, nor do the rules: a stacked piece rests on
+    a larger one."""
+    cells = np.array([[0, 0], [1, 0], [1, 1], [0, 1]])
+    sizes, cost = likely_sizes(_mismatch(measured), np.zeros(4, int), cells, TOL, SAME, 3, SURPLUS,
+                               np.array(least))
+    assert (sizes >= np.array(least)).all() and np.isfinite(cost)
+
+
+def test_a_piece_under_a_small_one_reads_medium_where_it_measures_small():
+    cells = np.array([[0, 0], [1, 0]])
+    sizes, _ = likely_sizes(_mismatch([0.0, 1.1]), np.array([0, 1]), cells, TOL, SAME, 3, SURPLUS, np.array([1, 0]))
+    assert sizes.tolist() == [1, 2]
+
+
 @given(st.lists(st.floats(-0.3, 1.5), min_size=9, max_size=9), st.lists(st.integers(0, 4), min_size=9, max_size=9))
 def test_readings_at_several_scales_solved_side_by_side_match_one_by_one(measured, colors):
     """The pitch search solves all scales at once; each must come out as if solved alone."""
