@@ -2,14 +2,15 @@
 
 Renders the set first if it is not cached (``bench/cache/``, reproducible from its seed).
 Figures: share of photos whose whole city is exactly right (translation-aligned), per-piece
-errors by kind, seconds per photo end to end (decode + analyze) on one core with median and
-p95, the same files' bare full-size ``cv2.imdecode`` time (the fastest of three decodes of
-each file: one decode's median swung between 0.031 and 0.051 s from run to run on the same
-files), and peak memory. The seconds are the CPU time of this process, its numerical
-libraries held to one thread, so that other work on the machine counts little: wall-clock
-seconds swing with it (on set 20261202, 0.27 s a photo on the machine alone and 0.35 s beside
-two other readers, where the CPU time stayed at 0.25 to 0.26 s) and are given too; photos read exactly and errors per piece by each condition the
-generator varies (table, lamp elevation, camera tilt, the phone's shadow); and how the marks
+errors by kind, seconds per photo end to end (:func:`vision.read_photo`: decoding and every
+reading made) on one core with median and p95, the same files' bare full-size
+``cv2.imdecode`` time (the fastest of three decodes of each file: one decode's median swung
+between 0.031 and 0.051 s from run to run on the same files), and peak memory. The seconds
+are the CPU time of this process, its numerical libraries held to one thread, so that other
+work on the machine counts little: wall-clock seconds swing with it (on set 20261202, 0.27 s
+a photo on the machine alone and 0.35 s beside two other readers, where the CPU time stayed
+at 0.25 to 0.26 s) and are given too; photos read exactly and errors per piece by each
+condition the generator varies (table, lamp elevation, camera tilt, the phone's shadow); and how the marks
 the player is asked to check (pieces under the profile's ``max_uncertain_confidence``) fall
 on wrong and right pieces; and how steady the readings are: each photo is read again at a
 working size 2% smaller (outside the timing), and the photos whose errors change are counted.
@@ -19,6 +20,7 @@ Run: ``python -m bench.vision [--seed S] [--count N] [--profile P]``; writes
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import resource
@@ -111,10 +113,10 @@ def main() -> None:
 
 
 def _read(data: bytes, side: int, profile) -> list[dict]:
-    """The pieces (city JSON) read in the photo ``data`` worked on at ``side`` pixels; none
-    where no city is found."""
+    """The pieces (city JSON) read in the photo ``data`` by :func:`vision.read_photo`, first
+    worked on at ``side`` pixels; none where no city is found."""
     try:
-        return vision.analyze(vision.load_photo(data, side), profile).to_json()["pieces"]
+        return vision.read_photo(data, dataclasses.replace(profile, working_side=side))[1].to_json()["pieces"]
     except vision.VisionError:
         return []
 

@@ -136,6 +136,8 @@ class Profile:
     name: str
     version: int
     working_side: int
+    second_reading_scales: tuple[float, ...]
+    second_reading_missed_cost: float
     ring_frac: float
     table_sigma_frac: float
     table_threshold: float
@@ -287,6 +289,7 @@ def profile_from_json(data: dict, source: str = "profile") -> Profile:
         values = {k: data[k] for k in names}
         low, high = map(float, values["shading_slope_range"])
         values["shading_slope_range"] = (low, high)
+        values["second_reading_scales"] = tuple(map(float, values["second_reading_scales"]))
         return Profile(colors=model, piece_colors=piece_model, **values)
     except KeyError as exc:
         raise ProfileError(f"{source}: the profile has no {exc.args[0]!r}") from None

@@ -9,7 +9,7 @@ from flask import Blueprint, Response, current_app, jsonify, request, send_from_
 
 from calibration import ProfileError, load_profile
 from scorer import RULES, CityError, parse_city, rules_json, score
-from vision import VisionError, analyze, load_photo
+from vision import VisionError, read_photo
 
 from . import games, transfer
 from .db import get_db
@@ -61,8 +61,7 @@ def detect():
     profile = _profile(request.form.get("profile"))
     rules = _rule_ids(request.form.get("rules", ""))
     try:
-        rgb = load_photo(data, profile.working_side)
-        detection = analyze(rgb, profile)
+        rgb, detection = read_photo(data, profile, rules)
     except VisionError as exc:
         raise ApiError(str(exc)) from None
     out = detection.to_json(rules)

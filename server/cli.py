@@ -124,14 +124,6 @@ def _profile(name):
         raise UsageError(str(exc)) from None
 
 
-def _read_photo(path: str, profile):
-    import vision
-
-    data = _read_bytes(path)
-    try:
-        return vision.load_photo(data, profile.working_side)
-    except vision.VisionError as exc:
-        raise UsageError(f"{path}: {exc}") from None
 
 
 def _detect(args) -> int:
@@ -144,9 +136,9 @@ def _detect(args) -> int:
         rules = list(parse_rule_ids(_split_rules(args.rules)))
     except CityError as exc:
         raise UsageError(str(exc)) from None
-    rgb = _read_photo(args.photo, profile)
+    data = _read_bytes(args.photo)
     try:
-        detection = vision.analyze(rgb, profile)
+        rgb, detection = vision.read_photo(data, profile, rules)
     except vision.VisionError as exc:
         raise UsageError(f"{args.photo}: {exc}") from None
     if args.overlay:
@@ -184,6 +176,16 @@ def _city_map(detected: dict) -> str:
     lines += [f"illegal: {i['message']}" for i in detected["illegal"]]
     lines += [f"warning: {w}" for w in detected["warnings"]]
     return "\n".join(lines)
+
+
+def _read_photo(path: str, profile):
+    import vision
+
+    data = _read_bytes(path)
+    try:
+        return vision.load_photo(data, profile.working_side)
+    except vision.VisionError as exc:
+        raise UsageError(f"{path}: {exc}") from None
 
 
 def _calibrate(args) -> int:

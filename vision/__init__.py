@@ -4,6 +4,8 @@
     detection = analyze(rgb, profile)             # Detection: pieces, grid, confidences, warnings
     detection.city                                # scorer.City
     detection.to_json(rules)                      # the `citycam detect --json` object
+    rgb, detection = read_photo(data, profile)    # both, read again at other sizes where the
+                                                  # reading breaks the game's rules
 
 Stages, one module each: load, colour (table-relative colour), pieces (candidates), cards
 (what is printed on a rule card is not pieces), grid (lattice and camera), classify (colour
@@ -23,6 +25,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from calibration import Profile, load_profile
+from scorer import check_legality
+from scorer.city import TRIOS_PER_COLOR
 
 from .cells import read_pieces
 from .colour import off_table_strength, plain_table, table_noise, table_palette, table_relative
@@ -37,8 +41,10 @@ from .verify import check_reading
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["analyze", "find_candidates", "Candidates", "load_photo", "draw_overlay", "Detection", "DetectedPiece",
-           "VisionError", "PhotoError", "BoardNotFound"]
+__all__ = ["read_photo", "analyze", "find_candidates", "Candidates", "load_photo", "draw_overlay", "Detection",
+           "DetectedPiece", "VisionError", "PhotoError", "BoardNotFound"]
+# stacks are read wherever they stand: whether the game in play allows them is the scorer's to flag
+_READING_RULES = ("mixed-use-development",)
 
 
 @dataclass(frozen=True)
@@ -59,6 +65,70 @@ class Candidates:
     plain: bool
     profile: Profile
     strays: list[Blob]
+
+
+def read_photo(data: bytes, profile: Profile | None = None, rules=()) -> tuple[np.ndarray, Detection]:
+    """Decode the photo ``data`` (:func:`load_photo`) and read its city (:func:`analyze`).
+    Returns the image the kept reading was made on (uint8 (H, W, 3) RGB: the detection's
+    pixel coordinates are in it) and its :class:`Detection`.
+
+    A reading can hang on the size the photo is worked at (small pieces, blurred outlines),
+    and a misread city mostly breaks the game's rules, which a city as played mostly keeps.
+    So the photo is read at ``profile.working_side``; where that reading breaks the rules
+    (:func:`_broken_rules`, under ``rules``, the ids of the special rules in play), it is
+    read again at each of ``profile.second_reading_scales`` times that side in turn, until
+    a reading costs nothing, and the reading that costs least is kept (the first of
+    equals). A reading costs the rules it breaks, and ``profile.second_reading_missed_cost``
+    for each piece fewer than another reading found: a reading that lost part of the city
+    has less left to break them with. A city that truly breaks the rules is still read as
+    it stands unless another size reads it at less cost. The detection's ``seconds`` count
+    every reading made, decoding included.
+
+    Raises :class:`PhotoError` for data that is not a readable photo and
+    :class:`BoardNotFound` where no reading finds a city.
+    """
+    profile = profile or load_profile()
+    start = time.perf_counter()
+    readings, not_found = [], None  # (image, detection, rules broken)
+
+    def cost(reading) -> float:
+        most = max(len(other[1].pieces) for other in readings)
+        return reading[2] + profile.second_reading_missed_cost * (most - len(reading[1].pieces))
+
+    for scale in (1.0, *profile.second_reading_scales):
+        rgb = load_photo(data, round(scale * profile.working_side))
+        if any(rgb.shape == other[0].shape for other in readings):
+            continue  # a photo smaller than the side asked is not enlarged
+        try:
+            detection = analyze(rgb, profile)
+        except BoardNotFound as exc:
+            not_found = not_found or exc
+            continue
+        readings.append((rgb, detection, _broken_rules(detection, rules)))
+        if cost(min(readings, key=cost)) == 0:
+            break
+        logger.info("the reading at %d pixels breaks %d rule(s)", max(rgb.shape[:2]), readings[-1][2])
+    if not readings:
+        raise not_found
+    rgb, detection, _ = min(readings, key=cost)
+    return rgb, dataclasses.replace(detection, seconds=time.perf_counter() - start)
+
+
+def _broken_rules(detection: Detection, rules) -> int:
+    """How often the city of ``detection`` breaks the game's rules (the special rules
+    ``rules`` in play, stacks allowed): one for each pair of same-size neighbours, each
+    cell cut off from the city, each piece of a kind beyond the set's supply and each
+    stack out of order."""
+    city = detection.city
+    broken = 0
+    for problem in check_legality(city, (*rules, *_READING_RULES)):
+        if problem.reason == "too-many":
+            broken += len(problem.cells) - TRIOS_PER_COLOR[city.variant]
+        elif problem.reason == "disconnected":
+            broken += len(problem.cells)
+        else:
+            broken += 1
+    return broken
 
 
 def analyze(rgb, profile: Profile | None = None) -> Detection:

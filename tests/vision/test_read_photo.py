@@ -1,0 +1,88 @@
+"""read_photo: the photo read again at other sizes where its reading breaks the game's rules."""
+import cv2
+import numpy as np
+import pytest
+
+import vision
+from calibration import load_profile
+from vision.detection import DetectedPiece, Detection
+
+PROFILE = load_profile()
+LEGAL = [(0, 0, "red", 1), (0, 1, "blue", 2), (1, 1, "green", 1), (1, 2, "yellow", 3)]
+TWO_MEDIUMS_SIDE_BY_SIDE = [(0, 0, "red", 2), (0, 1, "blue", 2), (1, 1, "green", 1), (1, 2, "yellow", 3)]
+
+
+def _photo() -> bytes:
+    """A 2000 x 1500 JPEG: read at 1000, 806 and 1310 pixels (the profile's sizes)."""
+    rng = np.random.default_rng(3)
+    ok, data = cv2.imencode(".jpg", rng.integers(0, 255, (1500, 2000, 3), dtype=np.uint8))
+    return data.tobytes()
+
+
+def _detection(cells) -> Detection:
+    """A detection of ``cells``: (row, col, colour, size[, level]) each."""
+    pieces = [DetectedPiece(r, c, colour, size, level[0] if level else 0, 0.9, (10.0 * c, 10.0 * r), np.zeros((4, 2)))
+              for r, c, colour, size, *level in cells]
+    return Detection(pieces, np.eye(3), (100, 100), 0.0, 30.0)
+
+
+def _reader(monkeypatch, by_width):
+    """Make vision.analyze return ``by_width[image width]`` (a list of cells, or an
+    exception to raise); returns the widths it was asked to read, in order."""
+    asked = []
+
+    def analyze(rgb, profile):
+        asked.append(rgb.shape[1])
+        found = by_width[rgb.shape[1]]
+        if isinstance(found, Exception):
+            raise found
+        return _detection(found)
+    monkeypatch.setattr(vision, "analyze", analyze)
+    return asked
+
+
+def test_a_reading_that_keeps_the_rules_is_the_only_one_made(monkeypatch):
+    asked = _reader(monkeypatch, {1000: LEGAL})
+    rgb, detection = vision.read_photo(_photo(), PROFILE)
+    assert asked == [1000] and rgb.shape == (750, 1000, 3) and len(detection.pieces) == 4
+
+
+def test_a_reading_breaking_the_rules_is_made_again_at_other_sizes_until_one_keeps_them(monkeypatch):
+    asked = _reader(monkeypatch, {1000: TWO_MEDIUMS_SIDE_BY_SIDE, 806: TWO_MEDIUMS_SIDE_BY_SIDE, 1310: LEGAL})
+    rgb, detection = vision.read_photo(_photo(), PROFILE)
+    assert asked == [1000, 806, 1310]
+    assert rgb.shape[1] == 1310 and [p.size for p in detection.pieces] == [1, 2, 1, 3]
+
+
+def test_of_equally_bad_readings_the_first_is_kept(monkeypatch):
+    _reader(monkeypatch, {w: TWO_MEDIUMS_SIDE_BY_SIDE for w in (1000, 806, 1310)})
+    rgb, _ = vision.read_photo(_photo(), PROFILE)
+    assert rgb.shape[1] == 1000
+
+
+def test_a_reading_that_lost_pieces_does_not_win_by_breaking_fewer_rules(monkeypatch):
+    """Half the city gone breaks no rule, but two pieces another reading found cost more
+    than the one broken rule of that reading."""
+    _reader(monkeypatch, {1000: TWO_MEDIUMS_SIDE_BY_SIDE, 806: LEGAL[2:], 1310: vision.BoardNotFound("none")})
+    rgb, _ = vision.read_photo(_photo(), PROFILE)
+    assert rgb.shape[1] == 1000
+
+
+def test_a_city_found_at_no_size_is_reported(monkeypatch):
+    _reader(monkeypatch, {w: vision.BoardNotFound("no pieces found") for w in (1000, 806, 1310)})
+    with pytest.raises(vision.BoardNotFound, match="no pieces found"):
+        vision.read_photo(_photo(), PROFILE)
+
+
+def test_broken_rules_count_pairs_cut_off_cells_surplus_pieces_and_misordered_stacks():
+    cells = TWO_MEDIUMS_SIDE_BY_SIDE + [(5, 5, "red", 1)] + [(3 + k, 0, "black", 1) for k in range(4)]
+    # mediums side by side: 1; small blacks in a column: 3 pairs; the red apart: 1 cell, the
+    # blacks apart: 4 cells; four small blacks: 1 beyond the supply
+    assert vision._broken_rules(_detection(cells), ()) == 1 + 3 + 1 + 4 + 1
+    # where large pieces may touch, two larges side by side break nothing
+    larges = [(0, 0, "red", 3), (0, 1, "blue", 3)]
+    assert vision._broken_rules(_detection(larges), ()) == 1
+    assert vision._broken_rules(_detection(larges), ("canadian-style",)) == 0
+    # a stack is read wherever it stands; one out of order breaks a rule
+    assert vision._broken_rules(_detection([(0, 0, "red", 3), (0, 0, "blue", 1, 1)]), ()) == 0
+    assert vision._broken_rules(_detection([(0, 0, "red", 1), (0, 0, "blue", 2, 1)]), ()) == 1
