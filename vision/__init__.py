@@ -13,7 +13,8 @@ and size), cells (snapping to cells), edge_fit (each piece's outline laid on the
 edges: its size where a shadow or a lost face blurs what is seen of it), stacks (two colours
 in a cell: a stack or not), verify (the reading checked against the photo), faces (a stack
 told by the faces of its lower piece, for verify), look_alikes
-(blue from black and yellow from green, told apart across the city), detection, overlay.
+(blue from black and yellow from green, told apart across the city), detection, overlay,
+second_readings (readings of the photo at other sizes weighed by the game's rules).
 """
 from __future__ import annotations
 
@@ -25,8 +26,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from calibration import Profile, load_profile
-from scorer import check_legality
-from scorer.city import TRIOS_PER_COLOR
 
 from .cells import read_pieces
 from .colour import off_table_strength, plain_table, table_noise, table_palette, table_relative
@@ -37,14 +36,13 @@ from .load import load_photo
 from .look_alikes import tell_look_alikes
 from .overlay import draw_overlay
 from .pieces import Blob, find_blobs
+from .second_readings import broken_rules, mark_disputed
 from .verify import check_reading
 
 logger = logging.getLogger(__name__)
 
 __all__ = ["read_photo", "analyze", "find_candidates", "Candidates", "load_photo", "draw_overlay", "Detection",
            "DetectedPiece", "VisionError", "PhotoError", "BoardNotFound"]
-# stacks are read wherever they stand: whether the game in play allows them is the scorer's to flag
-_READING_RULES = ("mixed-use-development",)
 
 
 @dataclass(frozen=True)
@@ -75,14 +73,16 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=()) -> tuple[n
     A reading can hang on the size the photo is worked at (small pieces, blurred outlines),
     and a misread city mostly breaks the game's rules, which a city as played mostly keeps.
     So the photo is read at ``profile.working_side``; where that reading breaks the rules
-    (:func:`_broken_rules`, under ``rules``, the ids of the special rules in play), it is
-    read again at each of ``profile.second_reading_scales`` times that side in turn, until
-    a reading costs nothing, and the reading that costs least is kept (the first of
-    equals). A reading costs the rules it breaks, and ``profile.second_reading_missed_cost``
-    for each piece fewer than another reading found: a reading that lost part of the city
-    has less left to break them with. A city that truly breaks the rules is still read as
-    it stands unless another size reads it at less cost. The detection's ``seconds`` count
-    every reading made, decoding included.
+    (:func:`vision.second_readings.broken_rules`, under ``rules``, the ids of the special
+    rules in play), it is read again at each of ``profile.second_reading_scales`` times that
+    side in turn, until a reading costs nothing, and the reading that costs least is kept
+    (the first of equals). A reading costs the rules it breaks, and
+    ``profile.second_reading_missed_cost`` for each piece fewer than another reading found:
+    a reading that lost part of the city has less left to break them with. A city that
+    truly breaks the rules is still read as it stands unless another size reads it at less
+    cost. The kept reading's pieces on cells another reading reads otherwise are flagged
+    (:func:`vision.second_readings.mark_disputed`). The detection's ``seconds`` count every
+    reading made, decoding included.
 
     Raises :class:`PhotoError` for data that is not a readable photo and
     :class:`BoardNotFound` where no reading finds a city.
@@ -104,31 +104,16 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=()) -> tuple[n
         except BoardNotFound as exc:
             not_found = not_found or exc
             continue
-        readings.append((rgb, detection, _broken_rules(detection, rules)))
+        readings.append((rgb, detection, broken_rules(detection, rules)))
         if cost(min(readings, key=cost)) == 0:
             break
         logger.info("the reading at %d pixels breaks %d rule(s)", max(rgb.shape[:2]), readings[-1][2])
     if not readings:
         raise not_found
     rgb, detection, _ = min(readings, key=cost)
+    detection = mark_disputed(detection, [other[1] for other in readings if other[1] is not detection],
+                              profile.max_uncertain_confidence)
     return rgb, dataclasses.replace(detection, seconds=time.perf_counter() - start)
-
-
-def _broken_rules(detection: Detection, rules) -> int:
-    """How often the city of ``detection`` breaks the game's rules (the special rules
-    ``rules`` in play, stacks allowed): one for each pair of same-size neighbours, each
-    cell cut off from the city, each piece of a kind beyond the set's supply and each
-    stack out of order."""
-    city = detection.city
-    broken = 0
-    for problem in check_legality(city, (*rules, *_READING_RULES)):
-        if problem.reason == "too-many":
-            broken += len(problem.cells) - TRIOS_PER_COLOR[city.variant]
-        elif problem.reason == "disconnected":
-            broken += len(problem.cells)
-        else:
-            broken += 1
-    return broken
 
 
 def analyze(rgb, profile: Profile | None = None) -> Detection:

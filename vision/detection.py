@@ -1,6 +1,7 @@
 """The result of reading a photo: pieces on cells, the grid, confidences and warnings."""
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -83,10 +84,7 @@ def build_detection(reading, image_size, profile, seconds: float) -> Detection:
     pieces = [DetectedPiece(row - r0, col - c0, COLOR_ORDER[p.color_index], p.size, p.level,
                             p.confidence, p.center, p.outline)
               for p, (col, row) in sorted(zip(reading.pieces, cells), key=lambda pc: (pc[1][1], pc[1][0], pc[0].level))]
-    warnings = []
-    unsure = [p for p in pieces if p.confidence < profile.max_uncertain_confidence]
-    if unsure:
-        warnings.append(f"{len(unsure)} piece{'s' if len(unsure) > 1 else ''} uncertain")
+    warnings = _uncertain_warning(pieces, profile.max_uncertain_confidence)
     tilt = reading.camera.tilt_deg
     if tilt > profile.oblique_warning_deg:
         warnings.append(f"photo too oblique ({tilt:.0f} degrees from straight down); hold the phone higher")
@@ -96,6 +94,21 @@ def build_detection(reading, image_size, profile, seconds: float) -> Detection:
     if len(reading.grid.residual) and np.median(reading.grid.residual) > 0.3:
         warnings.append("the pieces do not sit on a clear grid; check the cells")
     return Detection(pieces, H / H[2, 2], image_size, tilt, reading.grid_pitch_mm, warnings, seconds)
+
+
+def with_confidences(detection: Detection, confidences, below: float) -> Detection:
+    """``detection`` with its pieces' confidences set to ``confidences`` (one a piece, in
+    order) and its warning of uncertain pieces (those under ``below``) counted again."""
+    pieces = [dataclasses.replace(p, confidence=float(c)) for p, c in zip(detection.pieces, confidences)]
+    old = _uncertain_warning(detection.pieces, below)
+    warnings = _uncertain_warning(pieces, below) + [w for w in detection.warnings if w not in old]
+    return dataclasses.replace(detection, pieces=pieces, warnings=warnings)
+
+
+def _uncertain_warning(pieces: list[DetectedPiece], below: float) -> list[str]:
+    """The warning of how many of ``pieces`` are under the confidence ``below`` (none if none)."""
+    unsure = sum(p.confidence < below for p in pieces)
+    return [f"{unsure} piece{'s' if unsure > 1 else ''} uncertain"] if unsure else []
 
 
 def _upright_turn(H: np.ndarray, cells: list[tuple[int, int]]) -> np.ndarray:

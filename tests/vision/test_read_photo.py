@@ -6,6 +6,7 @@ import pytest
 import vision
 from calibration import load_profile
 from vision.detection import DetectedPiece, Detection
+from vision.second_readings import DISPUTED_CONFIDENCE, broken_rules, mark_disputed
 
 PROFILE = load_profile()
 LEGAL = [(0, 0, "red", 1), (0, 1, "blue", 2), (1, 1, "green", 1), (1, 2, "yellow", 3)]
@@ -78,11 +79,41 @@ def test_broken_rules_count_pairs_cut_off_cells_surplus_pieces_and_misordered_st
     cells = TWO_MEDIUMS_SIDE_BY_SIDE + [(5, 5, "red", 1)] + [(3 + k, 0, "black", 1) for k in range(4)]
     # mediums side by side: 1; small blacks in a column: 3 pairs; the red apart: 1 cell, the
     # blacks apart: 4 cells; four small blacks: 1 beyond the supply
-    assert vision._broken_rules(_detection(cells), ()) == 1 + 3 + 1 + 4 + 1
+    assert broken_rules(_detection(cells), ()) == 1 + 3 + 1 + 4 + 1
     # where large pieces may touch, two larges side by side break nothing
     larges = [(0, 0, "red", 3), (0, 1, "blue", 3)]
-    assert vision._broken_rules(_detection(larges), ()) == 1
-    assert vision._broken_rules(_detection(larges), ("canadian-style",)) == 0
+    assert broken_rules(_detection(larges), ()) == 1
+    assert broken_rules(_detection(larges), ("canadian-style",)) == 0
     # a stack is read wherever it stands; one out of order breaks a rule
-    assert vision._broken_rules(_detection([(0, 0, "red", 3), (0, 0, "blue", 1, 1)]), ()) == 0
-    assert vision._broken_rules(_detection([(0, 0, "red", 1), (0, 0, "blue", 2, 1)]), ()) == 1
+    assert broken_rules(_detection([(0, 0, "red", 3), (0, 0, "blue", 1, 1)]), ()) == 0
+    assert broken_rules(_detection([(0, 0, "red", 1), (0, 0, "blue", 2, 1)]), ()) == 1
+
+
+def _on_grid(cells, origin=(100.0, 100.0), pitch=50.0, scale=1.0, shift=(0, 0)) -> Detection:
+    """A detection of ``cells`` (as :func:`_detection`) whose grid puts (col, row) at pixel
+    ``origin + pitch * (col, row)`` of an image of 1000 x 750, all times ``scale``, its rows
+    and columns numbered from ``shift`` (row, col) less than the cells given."""
+    H = np.array([[pitch, 0, origin[0]], [0, pitch, origin[1]], [0, 0, 1.0]])
+    pieces = []
+    for r, c, colour, size, *level in cells:
+        x, y = H[:2] @ (c, r, 1.0)
+        pieces.append(DetectedPiece(r - shift[0], c - shift[1], colour, size, level[0] if level else 0, 0.9,
+                                    (scale * x, scale * y), np.zeros((4, 2))))
+    back = np.array([[1.0, 0, shift[1]], [0, 1.0, shift[0]], [0, 0, 1.0]])
+    S = np.diag([scale, scale, 1.0])
+    return Detection(pieces, S @ H @ back, (round(1000 * scale), round(750 * scale)), 0.0, 30.0, ["photo too oblique"])
+
+
+def test_pieces_another_reading_reads_otherwise_are_flagged():
+    kept = _on_grid(LEGAL)
+    # read at 0.8 times the size, with a phantom above the city: its rows are numbered from it
+    other = _on_grid([(0, 0, "red", 1), (0, 1, "blue", 3), (1, 1, "green", 1, 0), (1, 1, "red", 1, 1),
+                      (-1, 2, "black", 1)], scale=0.8, shift=(-1, 0))
+    marked = mark_disputed(kept, [other], 0.6)
+    assert [p.confidence for p in marked.pieces] == [0.9, DISPUTED_CONFIDENCE, DISPUTED_CONFIDENCE, DISPUTED_CONFIDENCE]
+    assert marked.warnings == ["3 pieces uncertain", "photo too oblique"]
+
+
+def test_readings_that_agree_flag_nothing():
+    kept = _on_grid(LEGAL)
+    assert mark_disputed(kept, [_on_grid(LEGAL, scale=1.3)], 0.6) is kept

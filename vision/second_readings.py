@@ -1,0 +1,76 @@
+"""Readings of one photo at other working sizes (for :func:`vision.read_photo`): how often a
+reading breaks the game's rules, and which of its pieces another reading reads otherwise.
+
+A misread city mostly breaks the rules, which a city as played mostly keeps; and where two
+readings of the same photo differ on a cell, either may be wrong there.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from scorer import check_legality
+from scorer.city import TRIOS_PER_COLOR
+
+from .detection import Detection, with_confidences
+
+# stacks are read wherever they stand: whether the game in play allows them is the scorer's to flag
+_READING_RULES = ("mixed-use-development",)
+# a piece another reading reads otherwise is as likely that reading's as this one's
+DISPUTED_CONFIDENCE = 0.5
+
+
+def broken_rules(detection: Detection, rules) -> int:
+    """How often the city of ``detection`` breaks the game's rules (the special rules
+    ``rules`` in play, stacks allowed): one for each pair of same-size neighbours, each
+    cell cut off from the city, each piece of a kind beyond the set's supply and each
+    stack out of order."""
+    city = detection.city
+    broken = 0
+    for problem in check_legality(city, (*rules, *_READING_RULES)):
+        if problem.reason == "too-many":
+            broken += len(problem.cells) - TRIOS_PER_COLOR[city.variant]
+        elif problem.reason == "disconnected":
+            broken += len(problem.cells)
+        else:
+            broken += 1
+    return broken
+
+
+def mark_disputed(kept: Detection, others: list[Detection], below: float) -> Detection:
+    """``kept`` with the pieces on each cell that one of ``others`` (readings of the same
+    photo at other sizes) reads otherwise (other pieces, or none) made no more confident
+    than :data:`DISPUTED_CONFIDENCE`; ``below``: the confidence under which a piece is
+    flagged (for the warning's count)."""
+    disputed = set()
+    for other in others:
+        disputed |= _disputed_cells(kept, other)
+    if not disputed:
+        return kept
+    confidences = [min(p.confidence, DISPUTED_CONFIDENCE) if (p.row, p.col) in disputed else p.confidence
+                   for p in kept.pieces]
+    return with_confidences(kept, confidences, below)
+
+
+def _disputed_cells(kept: Detection, other: Detection) -> set[tuple[int, int]]:
+    """The cells (row, col) of ``kept`` whose pieces ``other`` reads otherwise. Each cell of
+    ``other`` is laid on ``kept``'s grid where its piece on the table is seen (its pixel
+    centre, scaled from ``other``'s image to ``kept``'s)."""
+    scale = kept.image_size[0] / other.image_size[0]
+    to_grid = np.linalg.inv(kept.homography)
+    theirs: dict[tuple[int, int], list] = {}
+    for piece in other.pieces:
+        theirs.setdefault((piece.row, piece.col), []).append(piece)
+    laid = {}
+    for pieces in theirs.values():
+        x, y = (scale * v for v in next(p for p in sorted(pieces, key=lambda p: p.level)).center)
+        col, row, w = to_grid @ (x, y, 1.0)
+        laid[(int(round(row / w)), int(round(col / w)))] = _contents(pieces)
+    ours: dict[tuple[int, int], list] = {}
+    for piece in kept.pieces:
+        ours.setdefault((piece.row, piece.col), []).append(piece)
+    return {cell for cell, pieces in ours.items() if laid.get(cell) != _contents(pieces)}
+
+
+def _contents(pieces) -> tuple:
+    """What stands on a cell: (colour, size) of each of its ``pieces``, bottom first."""
+    return tuple((p.color, p.size) for p in sorted(pieces, key=lambda p: p.level))
