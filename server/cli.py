@@ -124,6 +124,14 @@ def _profile(name):
         raise UsageError(str(exc)) from None
 
 
+def _read_photo(path: str, profile):
+    import vision
+
+    data = _read_bytes(path)
+    try:
+        return vision.load_photo(data, profile.working_side)
+    except vision.VisionError as exc:
+        raise UsageError(f"{path}: {exc}") from None
 
 
 def _detect(args) -> int:
@@ -176,16 +184,6 @@ def _city_map(detected: dict) -> str:
     lines += [f"illegal: {i['message']}" for i in detected["illegal"]]
     lines += [f"warning: {w}" for w in detected["warnings"]]
     return "\n".join(lines)
-
-
-def _read_photo(path: str, profile):
-    import vision
-
-    data = _read_bytes(path)
-    try:
-        return vision.load_photo(data, profile.working_side)
-    except vision.VisionError as exc:
-        raise UsageError(f"{path}: {exc}") from None
 
 
 def _calibrate(args) -> int:

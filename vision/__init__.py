@@ -107,7 +107,8 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=()) -> tuple[n
         readings.append((rgb, detection, broken_rules(detection, rules)))
         if cost(min(readings, key=cost)) == 0:
             break
-        logger.info("the reading at %d pixels breaks %d rule(s)", max(rgb.shape[:2]), readings[-1][2])
+        logger.info("the reading at %d pixels breaks %d rule(s) with %d pieces", max(rgb.shape[:2]),
+                    readings[-1][2], len(detection.pieces))
     if not readings:
         raise not_found
     rgb, detection, _ = min(readings, key=cost)

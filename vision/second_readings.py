@@ -62,7 +62,7 @@ def _disputed_cells(kept: Detection, other: Detection) -> set[tuple[int, int]]:
         theirs.setdefault((piece.row, piece.col), []).append(piece)
     laid = {}
     for pieces in theirs.values():
-        x, y = (scale * v for v in next(p for p in sorted(pieces, key=lambda p: p.level)).center)
+        x, y = (scale * v for v in min(pieces, key=lambda p: p.level).center)
         col, row, w = to_grid @ (x, y, 1.0)
         laid[(int(round(row / w)), int(round(col / w)))] = _contents(pieces)
     ours: dict[tuple[int, int], list] = {}
