@@ -76,7 +76,7 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=()) -> tuple[n
     (:func:`vision.second_readings.broken_rules`, under ``rules``, the ids of the special
     rules in play), it is read again at each of ``profile.second_reading_scales`` times that
     side in turn, until a reading costs nothing, and the reading that costs least is kept
-    (the first of equals). A reading costs the rules it breaks, and
+    (of equals, the one whose pieces are surest on the whole, then the first). A reading costs the rules it breaks, and
     ``profile.second_reading_missed_cost`` for each piece fewer than another reading found:
     a reading that lost part of the city has less left to break them with. A city that
     truly breaks the rules is still read as it stands unless another size reads it at less
@@ -111,10 +111,15 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=()) -> tuple[n
                     readings[-1][2], len(detection.pieces))
     if not readings:
         raise not_found
-    rgb, detection, _ = min(readings, key=cost)
+    rgb, detection, _ = min(readings, key=lambda reading: (cost(reading), -_mean_confidence(reading[1])))
     detection = mark_disputed(detection, [other[1] for other in readings if other[1] is not detection],
                               profile.max_uncertain_confidence)
     return rgb, dataclasses.replace(detection, seconds=time.perf_counter() - start)
+
+
+def _mean_confidence(detection: Detection) -> float:
+    """The mean confidence of the pieces of ``detection`` (0 for none)."""
+    return float(np.mean([p.confidence for p in detection.pieces])) if detection.pieces else 0.0
 
 
 def analyze(rgb, profile: Profile | None = None) -> Detection:

@@ -1,4 +1,6 @@
 """read_photo: the photo read again at other sizes where its reading breaks the game's rules."""
+import dataclasses
+
 import cv2
 import numpy as np
 import pytest
@@ -59,6 +61,16 @@ def test_of_equally_bad_readings_the_first_is_kept(monkeypatch):
     _reader(monkeypatch, {w: TWO_MEDIUMS_SIDE_BY_SIDE for w in (1000, 806, 1310)})
     rgb, _ = vision.read_photo(_photo(), PROFILE)
     assert rgb.shape[1] == 1000
+
+
+def test_of_readings_breaking_as_many_rules_the_surest_is_kept(monkeypatch):
+    def analyze(rgb, profile):
+        detection = _detection(TWO_MEDIUMS_SIDE_BY_SIDE)
+        sure = 0.95 if rgb.shape[1] == 806 else 0.5
+        return dataclasses.replace(detection, pieces=[dataclasses.replace(p, confidence=sure) for p in detection.pieces])
+    monkeypatch.setattr(vision, "analyze", analyze)
+    rgb, _ = vision.read_photo(_photo(), PROFILE)
+    assert rgb.shape[1] == 806
 
 
 def test_a_reading_that_lost_pieces_does_not_win_by_breaking_fewer_rules(monkeypatch):
