@@ -76,9 +76,10 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=()) -> tuple[n
     (:func:`vision.second_readings.broken_rules`, under ``rules``, the ids of the special
     rules in play), it is read again at each of ``profile.second_reading_scales`` times that
     side in turn, until a reading costs nothing, and the reading that costs least is kept
-    (of equals, the one whose pieces are surest on the whole, then the first). A reading costs the rules it breaks, and
-    ``profile.second_reading_missed_cost`` for each piece fewer than another reading found:
-    a reading that lost part of the city has less left to break them with. A city that
+    (of equals, the one whose pieces are surest on the whole, then the first). A reading
+    costs the rules it breaks, and ``profile.second_reading_missed_cost`` for each piece
+    fewer than another reading found: a reading that lost part of the city has less left to
+    break them with. A city that
     truly breaks the rules is still read as it stands unless another size reads it at less
     cost. The kept reading's pieces on cells another reading reads otherwise are flagged
     (:func:`vision.second_readings.mark_disputed`). The detection's ``seconds`` count every
