@@ -79,11 +79,10 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=()) -> tuple[n
     (of equals, the one whose pieces are surest on the whole, then the first). A reading
     costs the rules it breaks, and ``profile.second_reading_missed_cost`` for each piece
     fewer than another reading found: a reading that lost part of the city has less left to
-    break them with. A city that
-    truly breaks the rules is still read as it stands unless another size reads it at less
-    cost. The kept reading's pieces on cells another reading reads otherwise are flagged
-    (:func:`vision.second_readings.mark_disputed`). The detection's ``seconds`` count every
-    reading made, decoding included.
+    break them with. A city that truly breaks the rules is still read as it stands unless
+    another size reads it at less cost. The kept reading's pieces on cells another reading
+    reads otherwise are flagged (:func:`vision.second_readings.mark_disputed`). The
+    detection's ``seconds`` count every reading made, decoding included.
 
     Raises :class:`PhotoError` for data that is not a readable photo and
     :class:`BoardNotFound` where no reading finds a city.
