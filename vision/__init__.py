@@ -105,7 +105,7 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=()) -> tuple[n
             not_found = not_found or exc
             continue
         readings.append((rgb, detection, broken_rules(detection, rules)))
-        if cost(min(readings, key=cost)) == 0:
+        if min(map(cost, readings)) == 0:
             break
         logger.info("the reading at %d pixels breaks %d rule(s) with %d pieces", max(rgb.shape[:2]),
                     readings[-1][2], len(detection.pieces))

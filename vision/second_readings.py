@@ -57,18 +57,20 @@ def _disputed_cells(kept: Detection, other: Detection) -> set[tuple[int, int]]:
     centre, scaled from ``other``'s image to ``kept``'s)."""
     scale = kept.image_size[0] / other.image_size[0]
     to_grid = np.linalg.inv(kept.homography)
-    theirs: dict[tuple[int, int], list] = {}
-    for piece in other.pieces:
-        theirs.setdefault((piece.row, piece.col), []).append(piece)
     laid = {}
-    for pieces in theirs.values():
+    for pieces in _by_cell(other).values():
         x, y = (scale * v for v in min(pieces, key=lambda p: p.level).center)
         col, row, w = to_grid @ (x, y, 1.0)
         laid[(int(round(row / w)), int(round(col / w)))] = _contents(pieces)
-    ours: dict[tuple[int, int], list] = {}
-    for piece in kept.pieces:
-        ours.setdefault((piece.row, piece.col), []).append(piece)
-    return {cell for cell, pieces in ours.items() if laid.get(cell) != _contents(pieces)}
+    return {cell for cell, pieces in _by_cell(kept).items() if laid.get(cell) != _contents(pieces)}
+
+
+def _by_cell(detection: Detection) -> dict[tuple[int, int], list]:
+    """The pieces of ``detection`` by cell (row, col)."""
+    cells: dict[tuple[int, int], list] = {}
+    for piece in detection.pieces:
+        cells.setdefault((piece.row, piece.col), []).append(piece)
+    return cells
 
 
 def _contents(pieces) -> tuple:
