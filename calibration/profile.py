@@ -138,7 +138,6 @@ class Profile:
     working_side: int
     second_reading_scales: tuple[float, ...]
     second_reading_missed_cost: float
-    second_reading_doubt: float
     ring_frac: float
     table_sigma_frac: float
     table_threshold: float

@@ -74,11 +74,9 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=()) -> tuple[n
     and a misread city mostly breaks the game's rules, which a city as played mostly keeps.
     So the photo is read at ``profile.working_side``; where that reading breaks the rules
     (:func:`vision.second_readings.broken_rules`, under ``rules``, the ids of the special
-    rules in play), or keeps them but reads some piece with a confidence under
-    ``profile.second_reading_doubt``, it is read again at each of
-    ``profile.second_reading_scales`` times that side in turn, until the reading that would
-    be kept costs nothing and doubts no piece so. The reading that costs least is kept (of
-    equals, the one whose pieces are surest on the whole, then the first). A reading
+    rules in play), it is read again at each of ``profile.second_reading_scales`` times that
+    side in turn, until a reading costs nothing, and the reading that costs least is kept
+    (of equals, the one whose pieces are surest on the whole, then the first). A reading
     costs the rules it breaks, and ``profile.second_reading_missed_cost`` for each piece
     fewer than another reading found: a reading that lost part of the city has less left to
     break them with. A city that truly breaks the rules is still read as it stands unless
@@ -107,14 +105,13 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=()) -> tuple[n
             not_found = not_found or exc
             continue
         readings.append((rgb, detection, broken_rules(detection, rules)))
-        kept = min(readings, key=lambda reading: (cost(reading), -_mean_confidence(reading[1])))
-        if cost(kept) == 0 and _least_confidence(kept[1]) >= profile.second_reading_doubt:
+        if min(map(cost, readings)) == 0:
             break
-        logger.info("the reading at %d pixels breaks %d rule(s) with %d pieces, the least sure at %.2f",
-                    max(rgb.shape[:2]), readings[-1][2], len(detection.pieces), _least_confidence(detection))
+        logger.info("the reading at %d pixels breaks %d rule(s) with %d pieces", max(rgb.shape[:2]),
+                    readings[-1][2], len(detection.pieces))
     if not readings:
         raise not_found
-    rgb, detection, _ = kept
+    rgb, detection, _ = min(readings, key=lambda reading: (cost(reading), -_mean_confidence(reading[1])))
     detection = mark_disputed(detection, [other[1] for other in readings if other[1] is not detection],
                               profile.max_uncertain_confidence)
     return rgb, dataclasses.replace(detection, seconds=time.perf_counter() - start)
@@ -123,11 +120,6 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=()) -> tuple[n
 def _mean_confidence(detection: Detection) -> float:
     """The mean confidence of the pieces of ``detection`` (0 for none)."""
     return float(np.mean([p.confidence for p in detection.pieces])) if detection.pieces else 0.0
-
-
-def _least_confidence(detection: Detection) -> float:
-    """The confidence of the least sure piece of ``detection`` (1 for none)."""
-    return min((p.confidence for p in detection.pieces), default=1.0)
 
 
 def analyze(rgb, profile: Profile | None = None) -> Detection:

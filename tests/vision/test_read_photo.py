@@ -1,5 +1,4 @@
-"""read_photo: the photo read again at other sizes where its reading breaks the game's rules
-or doubts a piece."""
+"""read_photo: the photo read again at other sizes where its reading breaks the game's rules."""
 import dataclasses
 
 import cv2
@@ -23,11 +22,10 @@ def _photo() -> bytes:
     return data.tobytes()
 
 
-def _detection(cells, confidence: float = 0.9) -> Detection:
-    """A detection of ``cells``: (row, col, colour, size[, level]) each, all read with
-    ``confidence``."""
-    pieces = [DetectedPiece(r, c, colour, size, level[0] if level else 0, confidence, (10.0 * c, 10.0 * r),
-                            np.zeros((4, 2))) for r, c, colour, size, *level in cells]
+def _detection(cells) -> Detection:
+    """A detection of ``cells``: (row, col, colour, size[, level]) each."""
+    pieces = [DetectedPiece(r, c, colour, size, level[0] if level else 0, 0.9, (10.0 * c, 10.0 * r), np.zeros((4, 2)))
+              for r, c, colour, size, *level in cells]
     return Detection(pieces, np.eye(3), (100, 100), 0.0, 30.0)
 
 
@@ -57,32 +55,6 @@ def test_a_reading_breaking_the_rules_is_made_again_at_other_sizes_until_one_kee
     rgb, detection = vision.read_photo(_photo(), PROFILE)
     assert asked == [1000, 806, 1310]
     assert rgb.shape[1] == 1310 and [p.size for p in detection.pieces] == [1, 2, 1, 3]
-
-
-def _doubting(detection: Detection, confidence: float) -> Detection:
-    """``detection`` with its first piece read with ``confidence``."""
-    first = dataclasses.replace(detection.pieces[0], confidence=confidence)
-    return dataclasses.replace(detection, pieces=[first, *detection.pieces[1:]])
-
-
-def test_a_reading_that_keeps_the_rules_but_doubts_a_piece_is_made_again(monkeypatch):
-    doubt = PROFILE.second_reading_doubt
-    readings = {1000: _doubting(_detection(LEGAL), doubt / 2), 806: _detection(LEGAL, 0.8),
-                1310: _detection(LEGAL)}
-    asked = []
-
-    def analyze(rgb, profile):
-        asked.append(rgb.shape[1])
-        return readings[rgb.shape[1]]
-    monkeypatch.setattr(vision, "analyze", analyze)
-    rgb, detection = vision.read_photo(_photo(), PROFILE)
-    # the reading at 806 keeps the rules and doubts nothing: no third reading; of the two
-    # legal readings, the surer on the whole is kept
-    assert asked == [1000, 806] and rgb.shape[1] == 806
-    # a piece read just at the doubt is not doubted
-    readings[1000] = _doubting(_detection(LEGAL), doubt)
-    asked.clear()
-    assert vision.read_photo(_photo(), PROFILE)[0].shape[1] == 1000 and asked == [1000]
 
 
 def test_of_equally_bad_readings_the_first_is_kept(monkeypatch):
