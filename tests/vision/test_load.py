@@ -24,7 +24,7 @@ def gradient(h=300, w=400) -> np.ndarray:
     return img
 
 
-@pytest.mark.parametrize("fmt", ["JPEG", "PNG", "WEBP"])
+@pytest.mark.parametrize("fmt", ["JPEG", "PNG", "WEBP", "HEIF"])
 def test_formats_decode_to_rgb_and_shrink(fmt):
     rgb = load_photo(encode(gradient(600, 800), fmt), max_side=400)
     assert rgb.dtype == np.uint8 and rgb.shape == (300, 400, 3)
@@ -39,11 +39,12 @@ def test_jpeg_decoded_at_a_reduced_scale_a_little_short_of_the_working_side(max_
     assert rgb[shape[0] // 2, shape[1] - 3, 0] > 200 and rgb[shape[0] // 2, 2, 0] < 40
 
 
-def test_exif_orientation_is_applied():
+@pytest.mark.parametrize("fmt", ["JPEG", "PNG", "WEBP", "HEIF"])
+def test_exif_orientation_is_applied(fmt):
     img = gradient(300, 400)
     exif = Image.Exif()
     exif[0x0112] = 6  # rotate 90 degrees clockwise for display
-    data = encode(img, "JPEG", exif=exif.tobytes(), quality=95)
+    data = encode(img, fmt, exif=exif.tobytes(), **({} if fmt == "PNG" else {"quality": 95}))
     rgb = load_photo(data, max_side=1000)
     assert rgb.shape == (400, 300, 3)
     assert rgb[5, 150, 0] < 40 and rgb[395, 150, 0] > 200  # the left edge is now on top
