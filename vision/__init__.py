@@ -11,8 +11,9 @@ Stages, one module each: load, colour (table-relative colour), pieces (candidate
 (what is printed on a rule card is not pieces), grid (lattice and camera), classify (colour
 and size), cells (snapping to cells), edge_fit (each piece's outline laid on the photo's
 edges: its size where a shadow or a lost face blurs what is seen of it), stacks (two colours
-in a cell: a stack or not), verify (the reading checked against the photo), faces (a stack
-told by the faces of its lower piece, for verify), look_alikes
+in a cell: a stack or not), verify (the reading checked against the photo), second_look (the
+cells beside the city looked at again, for verify), faces (a stack told by the faces of its
+lower piece, for verify), look_alikes
 (blue from black and yellow from green, told apart across the city), detection, overlay,
 second_readings (readings of the photo at other sizes weighed by the game's rules).
 """

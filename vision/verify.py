@@ -3,27 +3,9 @@ each size on each cell would cover is predicted, and compared with what differs 
 table.
 
 Readings whose outline is mostly table are dropped: they are bits of something else (a rule
-card's print, the edge of a shadow) that happened to fall on the grid.
-
-Empty cells next to the city get a second look. The first pass takes only what differs
-clearly from the table and is not near white (:func:`vision.pieces.foreground`). On a dark
-table under a lamp a black pyramid can look much like the table, and a blue one on a blue
-cloth like its print. Knowing where a piece would stand and what it would look like
-from the camera, a cell can be tested with weaker rules: the pixels that differ from the
-table must fill the projected outline of one pyramid size and little else around it; or, on
-a plain table, the inside of such an outline must differ, even faintly, from a thin ring
-around it; or, on a print, it must stand out from the print, even a little, more than a thin
-ring around it does; or, on a dim plain table, where a glossy black pyramid can match the
-table in colour, its edges must show all round inside the outline. A card, a cloth pattern
-or a shadow does not take that shape. The sizes of the pieces found so are then read again
-with the game's rules, which tell more than such weak evidence does, and with how their
-outlines fit the photo's edges (:mod:`vision.edge_fit`). On a dim plain table the
-black pieces seen at first are sized by their edges too, where their lit faces, matching the
-table, dropped out of what was seen.
-
-Candidates too far from the city to be linked to it get a look too: a piece placed apart
-from the others breaks a rule and must be read to be flagged. One is a piece where it
-fills a pyramid's outline on a cell of the grid.
+card's print, the edge of a shadow) that happened to fall on the grid. Then empty cells
+beside the city, and candidates apart from it, get a second look (:mod:`vision.second_look`),
+and stacks are told by their lower piece's faces (:mod:`vision.faces`).
 
 Last, a reading with hardly any edge along its outline is dropped: a smooth change of the
 table's shade can differ from the table estimate as a piece does, but has no outline.
@@ -32,37 +14,21 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from dataclasses import dataclass
 
-import cv2
 import numpy as np
 
-from calibration import PieceColorModel, Profile
-from calibration.profile import BLACK, COLOR_ORDER
+from calibration import Profile
+from calibration.profile import COLOR_ORDER
 
-from .cells import PER_KIND, SIZES, CityReading, Reading, least_sizes
-from .classify import MAX_PER_COLOR, likely_sizes
-from .camera import apply_homography
-from .edge_fit import EdgeTensor, fit_poses, outline_strengths, size_costs
+from .cells import CityReading
+from .edge_fit import EdgeTensor, fit_poses, outline_strengths
 from .faces import add_face_stacks
-from .model import BASE_MM, outline, silhouettes, window_mask
+from .model import BASE_MM, window_mask
 from .pieces import Blob
+from .second_look import PhotoColours, add_strays, add_unseen, black_sizes_from_edges, relative_edges
 
 logger = logging.getLogger(__name__)
 
-_STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
-_SECTOR_STEPS = ((0, -1), (1, 0), (0, 1), (-1, 0))  # the neighbour each of _CORNERS' sides faces
-_CORNERS = ((-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5))
-# the gradient of a table in a photo is never below that of a camera's least sensor noise
-# (Sobel magnitude of 0.5% noise in log units); a noise-free image must not make every edge strong
-_LEAST_EDGE_LEVEL = 0.02
-# the faint and print tests' ring, in working-resolution pixels: it starts past the outline's
-# blurred edge and is a few pixels wide, thin enough to hold only the table right beside a piece
-_GAP_KERNEL = np.ones((3, 3), np.uint8)
-_RING_KERNEL = np.ones((9, 9), np.uint8)
-# the middle share of each side of a cell whose outline edges :func:`_least_quarter` averages:
-# at the corners, the lines of the sides beside it run in (an outline is drawn 3 pixels wide)
-_QUARTER_MIDDLE = 0.6
 _NONE_FULL = np.zeros(len(COLOR_ORDER), bool)  # no colour ruled out
 _MIN_EDGE_COMPARED = 4  # pieces on the table whose median edge strength an edgeless one is told against
 
@@ -72,10 +38,10 @@ def check_reading(reading: CityReading, strength: np.ndarray, log_ratio: np.ndar
                   outline_edges: EdgeTensor | None = None) -> CityReading:
     """``reading`` without the readings whose outline is mostly table, then with the pieces
     found on a second look at the empty cells beside it (sized by ``outline_edges`` too, the
-    photo's edges round the city, see :func:`add_unseen`), with the stacks whose lower
+    photo's edges round the city, see :func:`vision.second_look.add_unseen`), with the stacks whose lower
     piece's faces tell them (:func:`vision.faces.add_face_stacks`, their colours read as a
     second look's are), and the ``strays`` (candidates apart from the city) that stand on
-    the grid as a piece would (:func:`add_strays`), and last without the readings with no
+    the grid as a piece would (:func:`vision.second_look.add_strays`), and last without the readings with no
     edge along their outline (:func:`drop_edgeless`).
     ``strength``: float32 (H, W) from :func:`vision.colour.off_table`; ``log_ratio``:
     float32 (H, W, 3); ``blobs``: the candidates the reading was made of; ``plain``: whether the table has no pattern (only
@@ -83,11 +49,11 @@ def check_reading(reading: CityReading, strength: np.ndarray, log_ratio: np.ndar
     pieces that stand out a little from the print all over are);
     ``table_level``: the table's mean 8-bit brightness (only on a plain table no brighter
     than ``edge_table_level`` are pieces looked for by their edges alone, and black pieces
-    sized by them, :func:`black_sizes_from_edges`)."""
+    sized by them, :func:`vision.second_look.black_sizes_from_edges`)."""
     differs = (strength > profile.unseen_threshold).astype(np.uint8)
-    edges = _relative_edges(log_ratio, differs) if plain and table_level <= profile.edge_table_level else None
+    edges = relative_edges(log_ratio, differs) if plain and table_level <= profile.edge_table_level else None
     kept = drop_shapeless(reading, differs, profile)
-    colours = _PhotoColours.of(blobs, reading.color_offset, plain, profile)
+    colours = PhotoColours.of(blobs, reading.color_offset, plain, profile)
     found = add_unseen(kept, differs, strength, log_ratio, colours, edges, profile, outline_edges)
     found = found if edges is None else black_sizes_from_edges(found, edges, profile)
     poses = piece_poses(found, outline_edges)
@@ -133,114 +99,6 @@ def drop_edgeless(reading: CityReading, poses: dict[tuple[int, int, int], np.nda
     return dataclasses.replace(reading, pieces=[p for p in reading.pieces if (p.col, p.row) not in dropped])
 
 
-def add_strays(reading: CityReading, strays: list[Blob], log_ratio: np.ndarray, colours: "_PhotoColours",
-               profile: Profile) -> CityReading:
-    """``reading`` with the pieces that stand apart from the city: of the ``strays``
-    (candidates too far from the city to be linked to it: mostly things on the table), those
-    on an empty cell of the grid whose pixels match the outline of one pyramid size there
-    (:func:`_piece_in_cell`, as on a second look). A piece not connected to the others
-    breaks a rule, and the player must see it flagged, not dropped; a coin or a die lies on
-    a grid cell only by chance, and rarely in a pyramid's outline. A stray's cell is the one
-    its base centre falls on: its centre less the lean a medium pyramid's silhouette has
-    there. ``log_ratio`` and ``colours`` as for :func:`add_unseen`."""
-    pieces = list(reading.pieces)
-    if not pieces or not strays:
-        return reading
-    seen = np.zeros(log_ratio.shape[:2], np.uint8)
-    for b in strays:
-        seen[b.pixels[:, 1], b.pixels[:, 0]] = 1
-    explained, counts = _explained(pieces, seen.shape), _colour_counts(pieces)
-    occupied = {(p.col, p.row) for p in pieces}
-    to_grid = np.linalg.inv(reading.camera.P[:, [0, 1, 3]])  # the table plane's homography, inverted
-    for cell in sorted({_stray_cell(reading, to_grid, b.center) for b in strays} - occupied):
-        shapes, box = _cell_outlines(reading, cell, seen.shape)
-        if box is None:
-            continue
-        found = _piece_in_cell(cell, shapes, box, seen, explained, log_ratio, colours, counts, profile)
-        if found is None:
-            continue
-        _take(found, pieces, counts, explained)
-    if len(pieces) > len(reading.pieces):
-        logger.info("%d piece(s) found apart from the city", len(pieces) - len(reading.pieces))
-    return dataclasses.replace(reading, pieces=pieces)
-
-
-def _stray_cell(reading: CityReading, to_grid: np.ndarray, center: tuple[float, float]) -> tuple[int, int]:
-    """The grid cell (col, row) on which a candidate seen at pixel ``center`` (x, y) stands:
-    its centre less the lean of a medium pyramid's silhouette on the nearest cell.
-    ``to_grid``: (3, 3) image (x, y, 1) -> table (col, row, 1) homography."""
-    nearest = np.round(apply_homography(to_grid, center)[0])
-    _, seen = silhouettes(reading.camera, nearest[None], 2, reading.pitch_mm)
-    base = reading.camera.project(np.append(nearest, 0.0)[None])
-    col, row = np.round(apply_homography(to_grid, np.asarray(center) - (seen - base))[0])
-    return int(col), int(row)
-
-
-def black_sizes_from_edges(reading: CityReading, edges: np.ndarray, profile: Profile) -> CityReading:
-    """``reading`` with its black pieces on the table sized by their edges where these tell:
-    on a dim table a glossy black piece's lit faces can match the table and drop out of what
-    was seen of it, and its soft shadow can look like more of it, but its outline still
-    shows. This holds for the pieces seen at first and for those found on a second look.
-    Where the mean of ``edges`` (from :func:`_relative_edges`) along one size's projected
-    outline is at least ``edge_outline_ratio`` and ``edge_outline_contrast`` times that along
-    any other size's (:func:`_outlined_size`), the piece takes that size."""
-    stacked = {(p.col, p.row) for p in reading.pieces if p.level == 1}
-    pieces = list(reading.pieces)
-    for k, p in enumerate(pieces):
-        if p.level or p.color_index != BLACK or (p.col, p.row) in stacked:
-            continue
-        shapes, box = _cell_outlines(reading, (p.col, p.row), edges.shape)
-        if box is None:
-            continue
-        size, standing_out = _outlined_size(shapes, box, edges, profile)
-        if standing_out >= profile.edge_outline_ratio and size != p.size:
-            pieces[k] = dataclasses.replace(p, size=size, outline=shapes[size - 1])
-    return dataclasses.replace(reading, pieces=pieces)
-
-
-def _outlined_size(shapes, box, edges: np.ndarray, profile: Profile) -> tuple[int, float]:
-    """The size whose projected outline (of ``shapes``, from :func:`_cell_outlines`, in the
-    window ``box``) runs along the strongest ``edges`` (float32 (H, W)), and the mean of
-    ``edges`` along it where that is at least ``edge_outline_contrast`` times that along any
-    other size's outline, else 0: how far the outline stands out."""
-    x0, y0, x1, y1 = box
-    window = edges[y0:y1, x0:x1]
-    along = []
-    for shape in shapes:
-        line = np.zeros(window.shape, np.uint8)
-        cv2.polylines(line, [np.round(shape - (x0, y0)).astype(np.int32)], True, 1, 3)
-        along.append(float(window[line > 0].mean()))
-    k = int(np.argmax(along))
-    runner_up = max(a for j, a in enumerate(along) if j != k)
-    return SIZES[k], along[k] if along[k] >= profile.edge_outline_contrast * runner_up else 0.0
-
-
-def _least_quarter(shape: np.ndarray, centre: np.ndarray, corners: np.ndarray, box, window: np.ndarray,
-                   free: np.ndarray) -> float:
-    """The least, over the cell's four sides, of the mean of ``window`` (float32 edges of the
-    window ``box``) along the outline ``shape`` ((K, 2) (x, y)) where ``free`` (bool, not
-    explained by the pieces read), in the triangle from the cell's ``centre`` (x, y) out
-    through the middle ``_QUARTER_MIDDLE`` of that side (``corners``: (4, 2) (x, y), pushed
-    out past the cell); 0 for a triangle holding under 6 such outline pixels."""
-    x0, y0 = box[:2]
-    line = np.zeros(window.shape, np.uint8)
-    cv2.polylines(line, [np.round(shape - (x0, y0)).astype(np.int32)], True, 1, 3)
-    sides = [corners[[k, (k + 1) % 4]] for k in range(4)]
-    middles = [ends.mean(axis=0) + _QUARTER_MIDDLE * (ends - ends.mean(axis=0)) for ends in sides]
-    return min(_side_means(window, box, centre, middles, (line > 0) & free))
-
-
-def _side_means(window: np.ndarray, box, centre: np.ndarray, sides: list[np.ndarray], where: np.ndarray) -> list[float]:
-    """The mean of ``window`` (float32, the window ``box`` of the image) where ``where``
-    (bool, its shape) in each triangle from the cell's ``centre`` (x, y) to one of the
-    ``sides`` ((2, 2) (x, y) ends each); 0 for a triangle holding under 6 such pixels."""
-    means = []
-    for ends in sides:
-        part = where & (window_mask(np.vstack([centre, ends]), box) > 0)
-        means.append(float(window[part].mean()) if part.sum() > 5 else 0.0)
-    return means
-
-
 def drop_shapeless(reading: CityReading, differs: np.ndarray, profile: Profile) -> CityReading:
     """``reading`` without the pieces on the table whose outline is less than
     ``min_outline_cover`` covered by ``differs`` (uint8 (H, W), 1 where the photo differs
@@ -266,357 +124,3 @@ def _cover(mask: np.ndarray, shape: np.ndarray) -> float:
         return 1.0
     inside = window_mask(shape, (x0, y0, x0 + window.shape[1], y0 + window.shape[0]))
     return float((window & inside).sum() / max(inside.sum(), 1))
-
-
-def _relative_edges(log_ratio: np.ndarray, differs: np.ndarray) -> np.ndarray:
-    """Gradient magnitude of the log brightness (the mean log ratio, float32 (H, W, 3)) in
-    units of its median over the table (where ``differs``, uint8 (H, W), is 0): float32 (H, W)."""
-    brightness = (log_ratio[..., 0] + log_ratio[..., 1] + log_ratio[..., 2]) / 3
-    gx = cv2.Sobel(brightness, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(brightness, cv2.CV_32F, 0, 1, ksize=3)
-    magnitude = cv2.magnitude(gx, gy)
-    table = differs[::2, ::2] == 0
-    level = float(np.median(magnitude[::2, ::2][table])) if table.any() else 0.0
-    return magnitude / max(level, _LEAST_EDGE_LEVEL)
-
-
-def add_unseen(reading: CityReading, differs: np.ndarray, strength: np.ndarray, log_ratio: np.ndarray,
-               colours: "_PhotoColours", edges: np.ndarray | None, profile: Profile,
-               outline_edges: EdgeTensor | None = None) -> CityReading:
-    """``reading`` with pieces added in empty cells beside it (and beside those, and so on)
-    where what differs from the table (``differs``, uint8 (H, W)) and no piece read explains
-    matches the outline of one pyramid size: intersection over union at least
-    ``unseen_min_overlap``; on a plain table (``colours.plain``), also faint pieces
-    (:func:`_faint_piece_in_cell`), on a print, pieces that stand out (``strength``, float32
-    (H, W)) only a little but all over (:func:`_print_piece_in_cell`), and where ``edges``
-    (from :func:`_relative_edges`) are given, black pieces seen only by their edges
-    (:func:`_edged_piece_in_cell`). Their colour is read from their median log ratio as the
-    candidates' were, by ``colours`` (:class:`_PhotoColours`: the piece colour model on a
-    plain table, else the nearest of the photo's expected colours); ``log_ratio`` is float32
-    (H, W, 3). Their sizes are read again with the rules (:func:`_sizes_with_rules`), and
-    with how their outlines fit ``outline_edges`` (:func:`_edge_costs`)."""
-    pieces = list(reading.pieces)
-    if not pieces:
-        return reading
-    explained, counts = _explained(pieces, differs.shape), _colour_counts(pieces)
-    occupied = {(p.col, p.row) for p in pieces}
-    frontier = sorted({(c + dc, r + dr) for c, r in occupied for dc, dr in _STEPS} - occupied)
-    while frontier and len(pieces) < profile.max_candidates:
-        col, row = frontier.pop(0)
-        occupied.add((col, row))
-        shapes, box = _cell_outlines(reading, (col, row), differs.shape)
-        if box is None:
-            continue
-        found = _piece_in_cell((col, row), shapes, box, differs, explained, log_ratio, colours, counts, profile)
-        if found is None and colours.plain:
-            found = _faint_piece_in_cell((col, row), shapes, box, explained, log_ratio, colours, counts, profile)
-        if found is None and not colours.plain:
-            found = _print_piece_in_cell((col, row), shapes, box, explained, strength, log_ratio, colours, counts,
-                                         profile)
-        if found is None and edges is not None:
-            found = _edged_piece_in_cell(reading, (col, row), shapes, box, explained, edges, counts,
-                                          {(p.col, p.row) for p in pieces}, profile)
-        if found is None:
-            continue
-        _take(found, pieces, counts, explained)
-        frontier += sorted({(col + dc, row + dr) for dc, dr in _STEPS} - occupied - set(frontier))
-    added = len(pieces) - len(reading.pieces)
-    if added:
-        logger.info("%d piece(s) found on a second look at empty cells", added)
-        known = len(reading.pieces)
-        pieces = _sizes_with_rules(pieces, known, reading, profile,
-                                   _edge_costs(pieces[known:], reading, outline_edges, profile))
-    return dataclasses.replace(reading, pieces=pieces)
-
-
-def _colour_counts(pieces: list[Reading]) -> np.ndarray:
-    """How many of the ``pieces`` are of each colour: (5,) int, in COLOR_ORDER."""
-    return np.bincount([p.color_index for p in pieces], minlength=len(COLOR_ORDER))
-
-
-def _take(found: Reading, pieces: list[Reading], counts: np.ndarray, explained: np.ndarray) -> None:
-    """Add a piece ``found`` on a second look to the ``pieces``, its colour's ``counts`` (see
-    :func:`_colour_counts`) and what they explain (``explained``, see :func:`_explained`)."""
-    pieces.append(found)
-    counts[found.color_index] += 1
-    cv2.fillConvexPoly(explained, np.round(found.outline).astype(np.int32), 1)
-
-
-def _explained(pieces: list[Reading], shape: tuple[int, int]) -> np.ndarray:
-    """uint8 (H, W) mask of ``shape``, 1 in and just round the outlines of the ``pieces``
-    read: what they explain of the photo."""
-    explained = np.zeros(shape, np.uint8)
-    for p in pieces:
-        cv2.fillConvexPoly(explained, np.round(p.outline).astype(np.int32), 1)
-    return cv2.dilate(explained, np.ones((5, 5), np.uint8))
-
-
-def _edge_costs(added: list[Reading], reading: CityReading, outline_edges: EdgeTensor | None,
-                profile: Profile) -> np.ndarray | None:
-    """(N, 3) cost of each size for the pieces ``added`` on a second look, by how their
-    outlines fit the photo's ``outline_edges`` at the scale the pieces read first set
-    (``reading.edge_scale``; :func:`edge_fit.size_costs`), times ``edge_size_weight``; None
-    without edges or that scale."""
-    if outline_edges is None or reading.edge_scale is None or not added:
-        return None
-    cells, colours = np.array([[p.col, p.row] for p in added]), np.array([p.color_index for p in added])
-    costs = size_costs(outline_edges, reading.camera, cells, reading.edge_scale, colours, profile.edge_strength_spread,
-                       profile.edge_strength_cap)
-    return profile.edge_size_weight * costs
-
-
-def _sizes_with_rules(pieces: list[Reading], known: int, reading: CityReading, profile: Profile,
-                      edge_costs: np.ndarray | None = None) -> list[Reading]:
-    """``pieces`` with the sizes of those found on a second look (all but the first
-    ``known``) read again together with the rules (:func:`classify.likely_sizes`; a piece under
-    another stays larger than it): what
-    they were sized by (a faint contrast, edges, a blurred print) tells a size less surely
-    than a clear outline, so each size step away from it costs only
-    ``second_look_size_cost``, less than a broken rule, plus its ``edge_costs`` ((N, 3),
-    one row a piece found on a second look, from :func:`_edge_costs`), if given. The pieces
-    read first were sized with the rules already; one of them changes size only where that
-    mends more than two broken rules, as in that reading."""
-    on_table = [k for k, p in enumerate(pieces) if p.level == 0]
-    costs = []
-    for k in on_table:
-        steps = np.abs(np.array(SIZES) - pieces[k].size)
-        step_cost = profile.second_look_size_cost if k >= known else 2 * profile.same_size_cost
-        costs.append(np.where(steps == 1, step_cost, 2 * step_cost) * (steps > 0))
-        if k >= known and edge_costs is not None:
-            costs[-1] = costs[-1] + edge_costs[k - known]
-    # likely_sizes costs a mismatch m at tolerance 1 as m^2 / 2
-    sizes = likely_sizes(np.sqrt(2 * np.array(costs)), np.array([pieces[k].color_index for k in on_table]),
-                         np.array([[pieces[k].col, pieces[k].row] for k in on_table]), 1.0, profile.same_size_cost,
-                         PER_KIND, profile.surplus_cost, least_sizes(pieces, on_table))[0] + 1
-    out = list(pieces)
-    for k, size in zip(on_table, sizes):
-        p = out[k]
-        if size != p.size:
-            shape = outline(reading.camera, np.array([p.col, p.row], np.float64), int(size), reading.pitch_mm)
-            out[k] = dataclasses.replace(p, size=int(size), outline=shape, center=_centre(shape))
-    return out
-
-
-@dataclass(frozen=True)
-class _PhotoColours:
-    """What a piece found on a second look is read against in this photo: on a ``plain``
-    table the piece colour model (as the candidates were) at the table's ``chroma`` (3,)
-    and ``level``, less the photo's ``offset`` (3,); on a print the nearest of the
-    ``expected`` colours ((5, 3): the prototypes at the table's chroma, moved by the offset)."""
-
-    expected: np.ndarray
-    offset: np.ndarray
-    chroma: np.ndarray
-    level: float
-    plain: bool
-    model: PieceColorModel
-
-    @classmethod
-    def of(cls, blobs: list[Blob], offset: np.ndarray, plain: bool, profile: Profile) -> "_PhotoColours":
-        """The table as the ``blobs`` saw it (their medians)."""
-        chroma = np.median([b.chroma for b in blobs], axis=0)
-        return cls(profile.colors.expected(chroma)[0] + offset, offset, chroma,
-                   float(np.median([b.level for b in blobs])), plain, profile.piece_colors)
-
-    def color(self, feature: np.ndarray, full: np.ndarray) -> int:
-        """The colour index of a piece whose median log ratio is ``feature`` (3,), among the
-        colours not ``full`` ((5,) bool: as many pieces as a set has)."""
-        if self.plain:
-            cost = self.model.costs(feature - self.offset, self.chroma, np.array([self.level]))[0]
-        else:
-            cost = np.linalg.norm(self.expected - feature, axis=1)
-        cost[full] = np.inf
-        return int(cost.argmin())
-
-
-def _cell_outlines(reading: CityReading, cell, image_shape):
-    """The projected outlines ((K, 2) (x, y)) of each size on ``cell`` (col, row), and the
-    window (x0, y0, x1, y1) around them that holds the largest with half its width to spare,
-    or None for the window if it leaves an image of ``image_shape`` (H, W) (the city is always
-    wholly in the photo)."""
-    shapes = [outline(reading.camera, np.array(cell, np.float64), size, reading.pitch_mm) for size in SIZES]
-    largest = shapes[-1]
-    margin = 0.5 * (largest.max(axis=0) - largest.min(axis=0))
-    x0, y0 = np.floor(largest.min(axis=0) - margin).astype(int)
-    x1, y1 = np.ceil(largest.max(axis=0) + margin).astype(int)
-    h, w = image_shape
-    if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
-        return shapes, None
-    return shapes, (int(x0), int(y0), int(x1), int(y1))
-
-
-def _piece_in_cell(cell, shapes, box, differs, explained, log_ratio, colours, counts,
-                   profile: Profile) -> Reading | None:
-    """The piece standing on ``cell`` (col, row), or None when the pixels that differ from
-    the table there and are not explained by a piece already read do not take the shape
-    of a pyramid. ``shapes`` and ``box``: from :func:`_cell_outlines`."""
-    x0, y0, x1, y1 = box
-    seen = differs[y0:y1, x0:x1] & (1 - explained[y0:y1, x0:x1])
-    if seen.sum() == 0:
-        return None
-    overlap, size, shape, inside = _best_outline(seen > 0, shapes, box)
-    if overlap < profile.unseen_min_overlap:
-        return None
-    color = colours.color(np.median(log_ratio[y0:y1, x0:x1][inside], axis=0), counts >= MAX_PER_COLOR)
-    return Reading(int(cell[0]), int(cell[1]), color, size, 0, float(overlap), _centre(shape), shape)
-
-
-def _best_outline(seen: np.ndarray, shapes, box):
-    """Of the projected outlines ``shapes`` (one per size, from :func:`_cell_outlines`), the
-    one that best matches ``seen`` (bool, the window ``box``): (intersection over union,
-    size, outline, bool mask of ``seen`` inside it)."""
-    best = None
-    for size, shape in zip(SIZES, shapes):
-        mask = window_mask(shape, box) > 0
-        overlap = (seen & mask).sum() / max((seen | mask).sum(), 1)
-        if best is None or overlap > best[0]:
-            best = (float(overlap), size, shape, seen & mask)
-    return best
-
-
-def _centre(shape: np.ndarray) -> tuple[float, float]:
-    """The pixel centre (x, y) given to a piece found on a second look: the mean of its
-    projected outline's (K, 2) (x, y) corners."""
-    return tuple(float(v) for v in shape.mean(axis=0))
-
-
-def _ring_round(mask: np.ndarray) -> np.ndarray:
-    """bool mask of the thin ring round ``mask`` (uint8 window of an outline): past its
-    blurred edge (``_GAP_KERNEL``) and within ``_RING_KERNEL`` of it."""
-    return cv2.dilate(mask, _RING_KERNEL) > cv2.dilate(mask, _GAP_KERNEL)
-
-
-def _faint_piece_in_cell(cell, shapes, box, explained, log_ratio, colours, counts,
-                         profile: Profile) -> Reading | None:
-    """The piece on ``cell`` (col, row) of a plain table whose colour is close to the
-    table's (a black pyramid under the lamp on a dark table), or None: inside the projected
-    outline of some size the median log ratio must differ from that of a thin ring around it
-    by at least ``faint_contrast`` and by ``faint_noise_ratio`` times the ring's own spread.
-    Its size is the smallest whose difference is at least ``faint_size_share`` of the
-    strongest (noise ratio aside: the ring round the true size holds the piece's shadow, and
-    a larger outline's ring lies beyond it); its colour is read from the median inside it
-    (``colours``, :class:`_PhotoColours`). Such a piece is read with
-    confidence 0.5, so it is flagged for the player to check. ``shapes`` and ``box``: from
-    :func:`_cell_outlines`."""
-    x0, y0, x1, y1 = box
-    free = explained[y0:y1, x0:x1] == 0
-    window = log_ratio[y0:y1, x0:x1]
-    seen = []  # (size, shape, contrast, median inside) of the sizes whose outline is mostly free
-    present = False
-    for size, shape in zip(SIZES, shapes):
-        mask = window_mask(shape, box)
-        inner = (cv2.erode(mask, _GAP_KERNEL) > 0) & free
-        ring = _ring_round(mask) & free
-        if inner.sum() < 0.5 * mask.sum() or ring.sum() < 20:
-            continue  # mostly covered by pieces already read
-        outside = window[ring]
-        around = np.median(outside, axis=0)
-        median = np.median(window[inner], axis=0)
-        contrast = median - around
-        seen.append((size, shape, contrast, median))
-        if not present and np.abs(contrast).max() >= profile.faint_contrast:
-            noise = 1.4826 * np.median(np.abs(outside - around), axis=0)
-            present = bool(np.max(np.abs(contrast) / np.maximum(noise, 1e-3)) >= profile.faint_noise_ratio)
-    if not present:
-        return None
-    strongest = max(np.abs(contrast).max() for _, _, contrast, _ in seen)
-    size, shape, _, median = next(s for s in seen if np.abs(s[2]).max() >= profile.faint_size_share * strongest)
-    color = colours.color(median, counts >= MAX_PER_COLOR)
-    return Reading(int(cell[0]), int(cell[1]), color, size, 0, 0.5, _centre(shape), shape)
-
-
-def _print_piece_in_cell(cell, shapes, box, explained, strength, log_ratio, colours, counts,
-                         profile: Profile) -> Reading | None:
-    """The piece on ``cell`` (col, row) of a printed table that shares a colour with the
-    print (a blue pyramid on a blue check, or on pink with blue stripes, where the stripes'
-    blurred edges give the palette a purple), or None. Each of its pixels stands out from the
-    print only a little (``strength``, float32 (H, W), :func:`vision.colour.off_table_strength`),
-    less than any pixel test may ask without reading the print's edges as pieces, but it does
-    so all over the piece, while the print round it does not: the median strength inside the
-    smallest size's projected outline must exceed that of a thin ring round the largest by
-    ``print_contrast`` and by ``print_noise_ratio`` times the ring's own spread. Its size is
-    then the one whose projected outline best matches (intersection over union, at least
-    ``print_min_overlap``) what stands out more than halfway from the ring's level to the
-    inside's, opened to drop the print's thin lines and kept where it touches the inside; its
-    colour is read from the median log ratio (float32 (H, W, 3)) there (``colours``,
-    :class:`_PhotoColours`). Such a piece is read with confidence 0.5, so it is flagged for
-    the player to check. ``shapes`` and ``box``: from :func:`_cell_outlines`."""
-    x0, y0, x1, y1 = box
-    free = explained[y0:y1, x0:x1] == 0
-    window = strength[y0:y1, x0:x1]
-    largest = window_mask(shapes[-1], box)
-    ring = _ring_round(largest) & free
-    smallest = window_mask(shapes[0], box)
-    inner = (cv2.erode(smallest, _GAP_KERNEL) > 0) & free
-    if ring.sum() < 20 or inner.sum() < 0.5 * smallest.sum():
-        return None  # mostly covered by pieces already read
-    around = float(np.median(window[ring]))
-    spread = 1.4826 * float(np.median(np.abs(window[ring] - around)))
-    contrast = float(np.median(window[inner])) - around
-    if contrast < profile.print_contrast or contrast < profile.print_noise_ratio * spread:
-        return None
-    above = ((window > around + contrast / 2) & free).astype(np.uint8)
-    _, parts = cv2.connectedComponents(cv2.morphologyEx(above, cv2.MORPH_OPEN, _GAP_KERNEL))
-    touching = np.unique(parts[inner & (parts > 0)])
-    seen = np.isin(parts, touching[touching > 0])
-    overlap, size, shape, inside = _best_outline(seen, shapes, box)
-    if overlap < profile.print_min_overlap:
-        return None
-    color = colours.color(np.median(log_ratio[y0:y1, x0:x1][inside], axis=0), counts >= MAX_PER_COLOR)
-    return Reading(int(cell[0]), int(cell[1]), color, size, 0, 0.5, _centre(shape), shape)
-
-
-def _edged_piece_in_cell(reading: CityReading, cell, shapes, box, explained, edges, counts, taken,
-                         profile: Profile) -> Reading | None:
-    """The black piece on ``cell`` (col, row) of a dim plain table that matches the table in
-    colour and brightness (glossy black reflects the room, and can look just like a dark
-    table), or None. Such a piece still shows its outline and the ridges between its faces:
-    inside the projected outline of the largest size, in the four triangles from the cell's
-    centre out through one of its sides, the mean of ``edges`` (float32 (H, W), the gradient
-    in units of the table's own) must be at least ``edge_ratio`` in three and half that in
-    the fourth (seen at a slant, the side leaning away shows less): a neighbour's or a
-    shadow's edge runs along one or two sides, a line through the cell through two. A large
-    piece lit from one side can show strong edges on two sides only; it is read too where
-    the mean of ``edges`` along one size's projected outline is at least
-    ``edge_outline_ratio`` and ``edge_outline_contrast`` times that along any other size's
-    (the true outline collects edges all round; the others cross faces or the table), with
-    every triangle at least half ``edge_ratio``, or all but one where a triangle reaching
-    ``edge_ratio`` faces a cell of ``taken`` (the cells (col, row) read so far) that is empty:
-    the shaded side of a piece lit from one side can show no edge at all, while edges that
-    face only the pieces round an empty cell are theirs. Its size is the one whose projected
-    outline runs along the strongest edges. Where the faces show few edges (a large piece's
-    faces are wide and flat), a piece is read too where its outline shows all round: the mean
-    of ``edges`` along one size's outline at least ``edge_ring_ratio`` and
-    ``edge_outline_contrast`` times that along any other's, and at least
-    ``edge_ring_quarter`` along the middle of each side (:func:`_least_quarter`). A tinted piece
-    always shows its tint (:func:`_faint_piece_in_cell`), so this one is read as black, with
-    confidence 0.5, flagged for the player to check. ``shapes`` and ``box``: from
-    :func:`_cell_outlines`."""
-    if counts[BLACK] >= MAX_PER_COLOR:
-        return None
-    x0, y0, x1, y1 = box
-    free = explained[y0:y1, x0:x1] == 0
-    window = edges[y0:y1, x0:x1]
-    mask = window_mask(shapes[-1], box)
-    inner = (mask > 0) & free
-    if inner.sum() < 0.5 * mask.sum():
-        return None
-    col, row = float(cell[0]), float(cell[1])
-    centre = reading.camera.project(np.array([[col, row, 0.0]]))[0]
-    # the cell's four sides, each with the triangle from the centre out past it
-    corners = reading.camera.project(np.array([[col + dc, row + dr, 0.0] for dc, dr in _CORNERS]))
-    corners = centre + 1.5 * (corners - centre)
-    sectors = _side_means(window, box, centre, [corners[[k, (k + 1) % 4]] for k in range(4)], inner)
-    size, standing_out = _outlined_size(shapes, box, edges, profile)
-    if standing_out >= profile.edge_ring_ratio and _least_quarter(
-            shapes[size - 1], centre, corners, box, window, free) >= profile.edge_ring_quarter:
-        return Reading(int(cell[0]), int(cell[1]), BLACK, size, 0, 0.5, _centre(shapes[size - 1]), shapes[size - 1])
-    weakest, second = sorted(sectors)[:2]
-    if second < profile.edge_ratio / 2:  # two sides without edges: no outline makes up for that
-        return None
-    outlined = standing_out >= profile.edge_outline_ratio
-    facing_open = [a for a, (dc, dr) in zip(sectors, _SECTOR_STEPS) if (cell[0] + dc, cell[1] + dr) not in taken]
-    shaded_side = outlined and max(facing_open, default=0.0) >= profile.edge_ratio
-    if weakest < profile.edge_ratio / 2 and not shaded_side or second < profile.edge_ratio and not outlined:
-        return None
-    return Reading(int(cell[0]), int(cell[1]), BLACK, size, 0, 0.5, _centre(shapes[size - 1]), shapes[size - 1])
