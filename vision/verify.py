@@ -38,18 +38,18 @@ def check_reading(reading: CityReading, strength: np.ndarray, log_ratio: np.ndar
                   outline_edges: EdgeTensor | None = None) -> CityReading:
     """``reading`` without the readings whose outline is mostly table, then with the pieces
     found on a second look at the empty cells beside it (sized by ``outline_edges`` too, the
-    photo's edges round the city, see :func:`vision.second_look.add_unseen`), with the stacks whose lower
-    piece's faces tell them (:func:`vision.faces.add_face_stacks`, their colours read as a
-    second look's are), and the ``strays`` (candidates apart from the city) that stand on
-    the grid as a piece would (:func:`vision.second_look.add_strays`), and last without the readings with no
-    edge along their outline (:func:`drop_edgeless`).
+    photo's edges round the city, see :func:`vision.second_look.add_unseen`), with the
+    stacks whose lower piece's faces tell them (:func:`vision.faces.add_face_stacks`, their
+    colours read as a second look's are), and the ``strays`` (candidates apart from the
+    city) that stand on the grid as a piece would (:func:`vision.second_look.add_strays`),
+    and last without the readings with no edge along their outline (:func:`drop_edgeless`).
     ``strength``: float32 (H, W) from :func:`vision.colour.off_table`; ``log_ratio``:
-    float32 (H, W, 3); ``blobs``: the candidates the reading was made of; ``plain``: whether the table has no pattern (only
-    then are faint pieces looked for: on a pattern, a faint difference is the pattern; there,
-    pieces that stand out a little from the print all over are);
-    ``table_level``: the table's mean 8-bit brightness (only on a plain table no brighter
-    than ``edge_table_level`` are pieces looked for by their edges alone, and black pieces
-    sized by them, :func:`vision.second_look.black_sizes_from_edges`)."""
+    float32 (H, W, 3); ``blobs``: the candidates the reading was made of; ``plain``: whether
+    the table has no pattern (only then are faint pieces looked for: on a pattern, a faint
+    difference is the pattern; there, pieces that stand out a little from the print all
+    over are); ``table_level``: the table's mean 8-bit brightness (only on a plain table no
+    brighter than ``edge_table_level`` are pieces looked for by their edges alone, and black
+    pieces sized by them, :func:`vision.second_look.black_sizes_from_edges`)."""
     differs = (strength > profile.unseen_threshold).astype(np.uint8)
     edges = relative_edges(log_ratio, differs) if plain and table_level <= profile.edge_table_level else None
     kept = drop_shapeless(reading, differs, profile)
