@@ -165,6 +165,7 @@ class Profile:
     glow_shadow_depth: float
     glow_shadow_tint: float
     unlit_glow_median: float
+    unlit_least_kept: float
     card_min_side: float
     card_rect_fill: float
     card_hull_fill: float

@@ -128,9 +128,11 @@ def analyze(rgb, profile: Profile | None = None) -> Detection:
 
     Where the pieces look larger than their spacing leaves room for (the pitch they are
     modelled at is finer than the grid's: a low lamp's long shadows, labelled with the
-    pieces, say), and the pieces glow (:func:`_glowing`), the photo is read again with the
-    pixels brighter than the table in no channel left out (see
-    :func:`vision.pieces.find_blobs`), and the reading whose two pitches agree better is kept.
+    pieces, say), the photo is read again with the pixels brighter than the table in no
+    channel left out (see :func:`vision.pieces.find_blobs`), and the reading whose two
+    pitches agree better is kept; where the pieces do not glow (:func:`_glowing`), only if
+    it keeps ``unlit_least_kept`` of the cells read first: a dark piece's faces turned from
+    the lamp are as dim as a shadow, and leaving them out can lose whole pieces.
 
     Raises :class:`BoardNotFound` when no piece stands out from the table.
     """
@@ -141,8 +143,9 @@ def analyze(rgb, profile: Profile | None = None) -> Detection:
     edges = edge_tensor(rgb, _city_box(found))
     try:
         reading = _read(found, (w, h), edges)
-        if reading.pitch_mm < reading.grid_pitch_mm and _glowing(found, found.profile.unlit_glow_median):
-            found, reading = _read_without_shadows(view, found, reading, (w, h), edges)
+        if reading.pitch_mm < reading.grid_pitch_mm:
+            least_kept = 0.0 if _glowing(found, found.profile.unlit_glow_median) else found.profile.unlit_least_kept
+            found, reading = _read_without_shadows(view, found, reading, (w, h), edges, least_kept)
         reading = check_reading(reading, found.strength, found.log_ratio, found.blobs, found.plain,
                                 float(np.mean(found.table[::8, ::8])), found.profile, found.strays, edges)
         reading = tell_look_alikes(reading, rgb, found.strength, found.profile)
@@ -176,19 +179,27 @@ def _glowing(found: Candidates, glow_median: float) -> bool:
     return bool(np.median(found.log_ratio[pixels[:, 1], pixels[:, 0]].max(axis=1)) > glow_median)
 
 
-def _read_without_shadows(view: tuple, found: Candidates, reading, image_size: tuple[int, int], edges: EdgeTensor):
+def _read_without_shadows(view: tuple, found: Candidates, reading, image_size: tuple[int, int], edges: EdgeTensor,
+                          least_kept: float):
     """``found`` and its ``reading``, or the candidates found in the table ``view`` (see
     :func:`_table_view`) without unlit pixels and their reading, whichever reading's outline
-    pitch is nearer its grid pitch; ``image_size`` is (w, h); ``edges`` as for :func:`_read`."""
+    pitch is nearer its grid pitch, the second only where it reads at least ``least_kept``
+    as many cells as the first; ``image_size`` is (w, h); ``edges`` as for :func:`_read`."""
     logger.info("pieces look larger than their spacing allows: read again without shadows")
     try:
         again = _candidates(view, unlit_shadows=True)
         second = _read(again, image_size, edges)
     except (VisionError, np.linalg.LinAlgError):
         return found, reading
-    if abs(np.log(second.pitch_mm / second.grid_pitch_mm)) < abs(np.log(reading.pitch_mm / reading.grid_pitch_mm)):
+    nearer = abs(np.log(second.pitch_mm / second.grid_pitch_mm)) < abs(np.log(reading.pitch_mm / reading.grid_pitch_mm))
+    if nearer and _cells_read(second) >= least_kept * _cells_read(reading):
         return again, second
     return found, reading
+
+
+def _cells_read(reading) -> int:
+    """How many cells the :class:`vision.cells.CityReading` ``reading`` has pieces on."""
+    return len({(p.col, p.row) for p in reading.pieces})
 
 
 def find_candidates(rgb, profile: Profile) -> Candidates:
