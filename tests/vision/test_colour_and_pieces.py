@@ -582,9 +582,11 @@ def test_a_city_under_a_low_lamp_is_read_again_without_its_shadows():
     """Glowing pieces of three sizes on a 80-pixel grid, each with a tinted shadow as long as
     its side: with their shadows the pieces look larger than their spacing allows, and the
     sizes read so from what is seen alone (no weight on the edges) are wrong. Read again
-    without the unlit pixels, they are right. (With the edges weighted but without the second
-    reading they were once right too, but only while most of these pieces read green: the
-    grid's pitch, fitted before the edges count, then follows the supply of each colour.)"""
+    without the unlit pixels, they are right; and so they are where the pieces are not taken
+    to glow, for the shadowless reading keeps every cell. (With the edges weighted but without
+    the second reading they were once right too, but only while most of these pieces read
+    green: the grid's pitch, fitted before the edges count, then follows the supply of each
+    colour.)"""
     import vision
 
     img = table_photo(h=600, w=800, table=(40, 38, 36))
@@ -594,8 +596,11 @@ def test_a_city_under_a_low_lamp_is_read_again_without_its_shadows():
         color = ("red", "yellow", "green", "blue")[(row + col) % 4]
         glowing_piece(img, color, 220 + 80 * col - side // 2, 200 + 80 * row - side // 2, side, 1.0)
     img = np.clip(img, 0, 255).astype(np.uint8)
-    for glow_median, right in ((PROFILE.unlit_glow_median, True), (np.inf, False)):  # inf: no second reading
-        profile = dataclasses.replace(PROFILE, unlit_glow_median=glow_median, edge_size_weight=0.0)
+    # glow_median inf: the pieces are not taken to glow; least_kept inf: no second reading kept
+    for glow_median, least_kept, right in ((PROFILE.unlit_glow_median, PROFILE.unlit_least_kept, True),
+                                           (np.inf, PROFILE.unlit_least_kept, True), (np.inf, np.inf, False)):
+        profile = dataclasses.replace(PROFILE, unlit_glow_median=glow_median, unlit_least_kept=least_kept,
+                                      edge_size_weight=0.0)
         pieces = vision.analyze(img, profile).pieces
         assert (sorted((p.row, p.col, p.size) for p in pieces) ==
                 [(row, col, sizes[row][col]) for row, col in np.ndindex(3, 4)]) == right
