@@ -193,8 +193,6 @@ class Profile:
     size_tolerance: float
     outline_tolerance: float
     edge_size_weight: float
-    outline_trusted_mismatch: float
-    outline_trust_scale: float
     edge_strength_spread: float
     edge_strength_cap: float
     same_size_cost: float

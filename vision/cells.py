@@ -424,13 +424,8 @@ def _with_edge_costs(mismatches: np.ndarray, costs: np.ndarray, profile: Profile
     (N, 3) on the photo's edges (:func:`edge_fit.size_costs`): each size's cost grows by
     ``edge_size_weight`` times its edge cost, so that ``(mismatch / tolerance)^2 / 2``, as
     :func:`classify.likely_sizes` costs it, holds both. What is seen tells a size surely
-    where it is a piece's whole outline, the edges where a shadow or a lost face blurs it:
-    where no size's outline fits what is seen to within ``outline_trusted_mismatch``, what
-    is seen is not one whole piece, and its mismatches count for less, their squares by
-    ``exp(-excess / outline_trust_scale)`` for the best one's excess over that."""
-    excess = np.maximum(mismatches.min(axis=1, keepdims=True) - profile.outline_trusted_mismatch, 0.0)
-    trusted = mismatches * np.exp(-excess / (2 * profile.outline_trust_scale))
-    return np.sqrt(trusted ** 2 + 2 * profile.outline_tolerance ** 2 * profile.edge_size_weight * costs)
+    where it is a piece's whole outline, the edges where a shadow or a lost face blurs it."""
+    return np.sqrt(mismatches ** 2 + 2 * profile.outline_tolerance ** 2 * profile.edge_size_weight * costs)
 
 
 def _within_supply(pieces: list[Reading], costs: list[np.ndarray], outlier_cost: float | None,

@@ -266,16 +266,16 @@ def test_a_stack_whose_lower_colour_shows_through_the_upper_piece_stands_only_wi
     assert read == ([("red", 3, 0), ("blue", 2, 1)] if stacked else [("red", 3, 0)])
 
 
-def _settled(mismatches, step=1, edges=None, profile=PROFILE):
+def _settled(mismatches, step=1, edges=None):
     """The pieces on the table, in a row on a 60-pixel grid ``step`` cells apart, after
-    :func:`cells._apply_priors` with ``profile`` (and the photo's ``edges``, if given), from
-    their (3,) outline mismatches (minus the log of each size's overlap with what is seen),
-    each read medium at first, each colour 95% sure."""
+    :func:`cells._apply_priors` (with the photo's ``edges``, if given), from their (3,) outline
+    mismatches (minus the log of each size's overlap with what is seen), each read medium at
+    first, each colour 95% sure."""
     from vision.cells import Reading, _apply_priors
 
     readings = [(Reading(step * k, 0, k % 5, 2, 0, 0.95, (100.0 + 60 * step * k, 100.0), np.zeros((4, 2))),
                  np.array(m), np.zeros(5)) for k, m in enumerate(mismatches)]
-    return _apply_priors(readings, STRAIGHT_DOWN, 30.0, profile, set(), edges)[0]
+    return _apply_priors(readings, STRAIGHT_DOWN, 30.0, PROFILE, set(), edges)[0]
 
 
 def test_a_piece_that_looks_a_little_more_like_a_medium_is_read_large_where_its_edges_show_a_large():
@@ -292,27 +292,6 @@ def test_a_piece_that_looks_a_little_more_like_a_medium_is_read_large_where_its_
     assert [p.size for p in _settled(mismatches, step=2)] == [2, 1, 2, 3]
     edges = edge_tensor(photo, (0, 0, 560, 200))
     assert [p.size for p in _settled(mismatches, step=2, edges=edges)] == truth
-
-
-def test_where_no_size_s_outline_fits_what_is_seen_the_edges_tell_the_size():
-    """The first piece is a large one, but what is seen of it fits no size's outline well (a
-    medium's best, at 0.5: its shadow or the print beside it taken with it). Such a fit
-    counts for less, and the edges, a large's outline, read it large; trusted as much as a
-    whole piece's fit, the outline would read it medium."""
-    import dataclasses
-
-    from vision.edge_fit import edge_tensor
-
-    truth = [3, 1, 2, 3]
-    photo = np.full((200, 560, 3), 110, np.uint8)
-    for k, size in enumerate(truth):  # at a 30 mm pitch
-        draw_pyramid(photo, STRAIGHT_DOWN, (2.0 * k, 0.0), BASE_MM[size] / 30.0, 0.0, (200, 70, 40))
-    edges = edge_tensor(photo, (0, 0, 560, 200))
-    mismatches = [[1.5, 0.5, 0.9], [0.15, 1.0, 1.5], [1.0, 0.15, 1.0], [1.5, 1.0, 0.15]]
-    assert PROFILE.outline_trusted_mismatch < 0.5
-    assert [p.size for p in _settled(mismatches, step=2, edges=edges)] == truth
-    trusting = dataclasses.replace(PROFILE, outline_trusted_mismatch=np.inf)
-    assert [p.size for p in _settled(mismatches, step=2, edges=edges, profile=trusting)] == [2, 1, 2, 3]
 
 
 def test_a_piece_whose_outline_holds_little_of_what_is_seen_is_marked_for_checking():
