@@ -57,10 +57,10 @@ _SIZE_ROUNDS = 2
 
 @dataclass(frozen=True)
 class EdgeTensor:
-    """The photo's edges by direction over a window of it: ``tensor`` float32 (3, h, w), the
-    planes of the smoothed structure tensor (gx^2, gx*gy, gy^2) of the log colour channels,
-    summed over the channels (planes, so that points are looked up in each with one flat
-    index); ``origin`` the window's top-left pixel (x0, y0) in the image."""
+    """The photo's edges by direction over a window of it: ``tensor`` float32 (h, w, 3), the
+    smoothed structure tensor (gx^2, gx*gy, gy^2) of the log colour channels, summed over the
+    channels (a pixel's three side by side, so that a point's are looked up together);
+    ``origin`` the window's top-left pixel (x0, y0) in the image."""
 
     tensor: np.ndarray
     origin: tuple[int, int]
@@ -69,10 +69,10 @@ class EdgeTensor:
         """The edge strength across the direction ``normals`` ((..., 2) unit (x, y)) at the
         image ``points`` ((..., 2) (x, y); clipped to the window): the root of the tensor's
         energy along each normal, (...,)."""
-        h, w = self.tensor.shape[1:]
+        h, w = self.tensor.shape[:2]
         cols = np.clip((points[..., 0] - self.origin[0] + 0.5).astype(np.int32), 0, w - 1)
         rows = np.clip((points[..., 1] - self.origin[1] + 0.5).astype(np.int32), 0, h - 1)
-        xx, xy, yy = (plane.take(rows * w + cols) for plane in self.tensor.reshape(3, -1))
+        xx, xy, yy = np.moveaxis(self.tensor.reshape(-1, 3).take(rows * w + cols, axis=0), -1, 0)
         nx, ny = normals[..., 0], normals[..., 1]
         return np.sqrt(np.maximum(xx * nx * nx + 2 * xy * nx * ny + yy * ny * ny, 0.0))
 
@@ -88,7 +88,7 @@ def edge_tensor(rgb: np.ndarray, box: tuple[int, int, int, int]) -> EdgeTensor:
     gy = cv2.Sobel(logs, cv2.CV_32F, 0, 1, ksize=3)
     summed = [cv2.transform(cv2.multiply(a, b), _CHANNEL_SUM) for a, b in ((gx, gx), (gx, gy), (gy, gy))]
     smoothed = cv2.GaussianBlur(cv2.merge(summed), (0, 0), _SMOOTHING)
-    return EdgeTensor(np.ascontiguousarray(smoothed.transpose(2, 0, 1)), (x0, y0))
+    return EdgeTensor(smoothed, (x0, y0))
 
 
 def fit_sides(edges: EdgeTensor, camera: Camera, cells: np.ndarray, medium_side: float,

@@ -129,7 +129,7 @@ def test_the_edges_are_measured_only_in_their_window():
     photo = photo_of(camera, [((0.0, 0.0), side, 0.0, (200, 40, 40))])
     inside = edge_tensor(photo, (0, 0, 480, 360))
     window = edge_tensor(photo, (300, 0, 480, 360))
-    assert window.origin == (300, 0) and window.tensor.shape == (3, 360, 180)
+    assert window.origin == (300, 0) and window.tensor.shape == (360, 180, 3)
     probe = camera.project(np.array([[-side / 2, 0.0, 0.0]]))  # on the piece's left side
     normal = np.array([[1.0, 0.0]])
     assert inside.across(probe, normal)[0] > 10 * window.across(probe, normal)[0] + 1e-6
