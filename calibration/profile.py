@@ -215,6 +215,7 @@ class Profile:
     stack_central_fill: float
     stack_central_cover: float
     stack_face_contrast: float
+    stack_face_doubt: float
     edgeless_share: float
     min_outline_cover: float
     unseen_threshold: float

@@ -39,6 +39,7 @@ _MIN_BAND_PIXELS = 6
 _MIN_FACES = 2
 _SPREAD_FLOOR = 0.02  # log units added to the bands' spread: a flat render or a clipped face has none
 _STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
+_DOUBTED_CONFIDENCE = 0.9  # of the flagging threshold: a piece that may be a stack is flagged
 
 
 @dataclass(frozen=True)
@@ -103,7 +104,9 @@ def add_face_stacks(reading: CityReading, log_ratio: np.ndarray, poses: dict[tup
     whose seat the faces differ across most is kept. The stack's pieces' colours are
     ``colour_of`` (the colour index of a mean log ratio (3,)) their bands, and each is as
     sure as the difference is past the threshold (sure at twice it), times the piece
-    read's colour's.
+    read's colour's. A piece whose faces differ across some seat by ``profile.stack_face_doubt``
+    or more, too little to read a stack, may still be one: it is flagged for the player to
+    check (its confidence made at most ``_DOUBTED_CONFIDENCE`` of ``max_uncertain_confidence``).
 
     A piece read might be the upper of a stack whose lower piece went unseen (black on a
     dark table); trying a larger lower under it was measured and made far more stacks of
@@ -117,18 +120,23 @@ def add_face_stacks(reading: CityReading, log_ratio: np.ndarray, poses: dict[tup
     if not tries:
         return reading
     best: dict[int, tuple[Reading, int, FaceContrast]] = {}
+    doubted: dict[int, Reading] = {}
     for piece, upper in tries:
         seat = seat_height_mm(piece.size, upper) / HEIGHT_MM[piece.size]
         found = face_contrast(log_ratio, reading.camera, (piece.col, piece.row),
                               poses[piece.col, piece.row, piece.size], seat)
-        if found is None or min(found.difference, found.standing_out) < profile.stack_face_contrast:
+        told = -np.inf if found is None else min(found.difference, found.standing_out)
+        if told >= profile.stack_face_doubt:
+            doubted[id(piece)] = dataclasses.replace(
+                piece, confidence=min(piece.confidence, _DOUBTED_CONFIDENCE * profile.max_uncertain_confidence))
+        if told < profile.stack_face_contrast:
             continue
         if id(piece) not in best or found.difference > best[id(piece)][2].difference:
             best[id(piece)] = (piece, upper, found)
-    if not best:
-        return reading
-    logger.info("%d stack(s) told by the faces of their lower pieces", len(best))
+    if best:
+        logger.info("%d stack(s) told by the faces of their lower pieces", len(best))
     stacks = {key: _stack(reading, *found, colour_of, profile.stack_face_contrast) for key, found in best.items()}
+    stacks.update({key: [piece] for key, piece in doubted.items() if key not in stacks})
     return dataclasses.replace(reading, pieces=[q for p in reading.pieces for q in stacks.get(id(p), [p])])
 
 

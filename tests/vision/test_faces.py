@@ -1,4 +1,6 @@
 """Stacks told by the faces of their lower pieces, on small drawn photos."""
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -103,3 +105,18 @@ def test_only_a_piece_under_the_seat_stands_out_from_the_table_beside_it(tilt):
     medium, small = contrasts(tilt, [((0, 0), [(2, RED)]), ((2, 0), [(1, RED)])], 2, 1)
     assert medium.standing_out > 2 * threshold
     assert small.standing_out < threshold
+
+
+def test_a_piece_whose_faces_differ_too_little_to_read_a_stack_is_flagged():
+    """Where a large piece's faces differ across a seat by more than the doubt threshold but
+    less than the stack threshold, it stays one piece but is flagged for the player to
+    check; a large piece alone is not."""
+    camera = tilted_camera(15.0)
+    rgb = photo_of(camera, [((0, 0), [(3, RED), (2, DEEP_RED)]), ((2, 0), [(3, RED)])])
+    reading = reading_of(camera, [((0, 0), 3, 0), ((2, 0), 3, 0)])
+    profile = dataclasses.replace(load_profile(), stack_face_doubt=load_profile().stack_face_contrast,
+                                  stack_face_contrast=100.0)
+    found = add_face_stacks(reading, log_ratio_of(rgb), piece_poses(reading, edge_tensor(rgb, (0, 0, 480, 360))),
+                            nearest_colour, profile)
+    assert [(p.col, p.level, p.confidence < profile.max_uncertain_confidence) for p in found.pieces] == [
+        (0, 0, True), (2, 0, False)]
