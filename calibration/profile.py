@@ -138,6 +138,7 @@ class Profile:
     working_side: int
     second_reading_scales: tuple[float, ...]
     second_reading_missed_cost: float
+    off_grid_cost: float
     ring_frac: float
     table_sigma_frac: float
     table_threshold: float

@@ -94,7 +94,8 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=()) -> tuple[n
 
     def cost(reading) -> float:
         most = max(len(other[1].pieces) for other in readings)
-        return reading[2] + profile.second_reading_missed_cost * (most - len(reading[1].pieces))
+        return (reading[2] + profile.second_reading_missed_cost * (most - len(reading[1].pieces))
+                + profile.off_grid_cost * (not reading[1].on_grid))
 
     for scale in (1.0, *profile.second_reading_scales):
         rgb = load_photo(data, round(scale * profile.working_side))

@@ -11,6 +11,8 @@ from scorer import City, Piece, check_legality
 
 from .camera import apply_homography
 
+_CLEAR_GRID_RESIDUAL = 0.3  # pitches: the median anchor's distance from its cell's centre on a clear grid
+
 
 @dataclass(frozen=True)
 class DetectedPiece:
@@ -37,7 +39,9 @@ class DetectedPiece:
 @dataclass(frozen=True)
 class Detection:
     """Pieces found in one photo. ``homography`` (3, 3) maps grid (col, row, 1) of the
-    normalised city to pixels (x, y, w) of the analysed image of ``image_size`` (width, height)."""
+    normalised city to pixels (x, y, w) of the analysed image of ``image_size`` (width, height).
+    ``on_grid``: whether the pieces sit on a clear grid (their anchors' median distance from
+    their cells' centres is at most ``_CLEAR_GRID_RESIDUAL`` of a pitch)."""
 
     pieces: list[DetectedPiece]
     homography: np.ndarray
@@ -46,6 +50,7 @@ class Detection:
     pitch_mm: float
     warnings: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    on_grid: bool = True
 
     @property
     def city(self) -> City:
@@ -91,9 +96,10 @@ def build_detection(reading, image_size, profile, seconds: float) -> Detection:
     if reading.pitch_mm < profile.shadow_warning_ratio * reading.grid_pitch_mm:
         warnings.append("the pieces look larger than their spacing allows (long shadows under a low lamp?); "
                         "check the sizes, or light the table from above and photograph again")
-    if len(reading.grid.residual) and np.median(reading.grid.residual) > 0.3:
+    on_grid = not len(reading.grid.residual) or np.median(reading.grid.residual) <= _CLEAR_GRID_RESIDUAL
+    if not on_grid:
         warnings.append("the pieces do not sit on a clear grid; check the cells")
-    return Detection(pieces, H / H[2, 2], image_size, tilt, reading.grid_pitch_mm, warnings, seconds)
+    return Detection(pieces, H / H[2, 2], image_size, tilt, reading.grid_pitch_mm, warnings, seconds, on_grid)
 
 
 def with_confidences(detection: Detection, confidences, below: float) -> Detection:

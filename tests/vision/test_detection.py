@@ -64,3 +64,14 @@ def test_pieces_that_look_larger_than_their_spacing_allows_are_warned_of():
         reading = reading_along(0, [(0, 0), (1, 0)], pitch_mm=pitch_mm)
         warnings = build_detection(reading, (800, 600), profile, 0.0).warnings
         assert bool([w for w in warnings if "larger than their spacing" in w]) == warned
+
+
+@pytest.mark.parametrize("residual, on_grid", [(0.1, True), (0.4, False)])
+def test_pieces_off_a_clear_grid_are_warned_of(residual, on_grid):
+    """Where the pieces' anchors lie, at the median, over 0.3 of a pitch from their cells'
+    centres, the reading is off a clear grid: it says so and is warned of."""
+    reading = reading_along(0, [(0, 0), (1, 0), (2, 0)])
+    reading.grid.residual = np.full(3, residual)
+    detection = build_detection(reading, (800, 600), load_profile(), 0.0)
+    assert detection.on_grid == on_grid
+    assert bool([w for w in detection.warnings if "clear grid" in w]) != on_grid

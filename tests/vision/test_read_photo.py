@@ -129,3 +129,15 @@ def test_pieces_another_reading_reads_otherwise_are_flagged():
 def test_readings_that_agree_flag_nothing():
     kept = _on_grid(LEGAL)
     assert mark_disputed(kept, [_on_grid(LEGAL, scale=1.3)], 0.6) is kept
+
+
+def test_a_reading_off_a_clear_grid_is_made_again_and_loses_to_one_on_it(monkeypatch):
+    """A reading whose pieces do not sit on a clear grid has mostly collapsed (a lattice
+    fitted off the city's): though it breaks no more rules, another size's reading on a
+    clear grid is kept."""
+    def analyze(rgb, profile):
+        detection = _detection(TWO_MEDIUMS_SIDE_BY_SIDE)
+        return dataclasses.replace(detection, on_grid=rgb.shape[1] != 1000)
+    monkeypatch.setattr(vision, "analyze", analyze)
+    rgb, detection = vision.read_photo(_photo(), PROFILE)
+    assert rgb.shape[1] == 806 and detection.on_grid
