@@ -75,15 +75,18 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=()) -> tuple[n
     and a misread city mostly breaks the game's rules, which a city as played mostly keeps.
     So the photo is read at ``profile.working_side``; where that reading breaks the rules
     (:func:`vision.second_readings.broken_rules`, under ``rules``, the ids of the special
-    rules in play), it is read again at each of ``profile.second_reading_scales`` times that
-    side in turn, until a reading costs nothing, and the reading that costs least is kept
-    (of equals, the one whose pieces are surest on the whole, then the first). A reading
-    costs the rules it breaks, and ``profile.second_reading_missed_cost`` for each piece
-    fewer than another reading found: a reading that lost part of the city has less left to
-    break them with. A city that truly breaks the rules is still read as it stands unless
-    another size reads it at less cost. The kept reading's pieces on cells another reading
-    reads otherwise are flagged (:func:`vision.second_readings.mark_disputed`). The
-    detection's ``seconds`` count every reading made, decoding included.
+    rules in play) or is off a clear grid, it is read again at each of
+    ``profile.second_reading_scales`` times that side in turn, until a reading costs
+    nothing, and the reading that costs least is kept (of equals, the one whose pieces are
+    surest on the whole, then the first). A reading costs the rules it breaks, and
+    ``profile.second_reading_missed_cost`` for each piece fewer than another reading found:
+    a reading that lost part of the city has less left to break them with; and
+    ``profile.off_grid_cost`` where its pieces do not sit on a clear grid
+    (:attr:`Detection.on_grid`: it has mostly collapsed onto a lattice that is not the
+    city's). A city that truly breaks the rules is still read as it stands unless another
+    size reads it at less cost. The kept reading's pieces on cells another reading reads
+    otherwise are flagged (:func:`vision.second_readings.mark_disputed`). The detection's
+    ``seconds`` count every reading made, decoding included.
 
     Raises :class:`PhotoError` for data that is not a readable photo and
     :class:`BoardNotFound` where no reading finds a city.

@@ -96,7 +96,7 @@ def build_detection(reading, image_size, profile, seconds: float) -> Detection:
     if reading.pitch_mm < profile.shadow_warning_ratio * reading.grid_pitch_mm:
         warnings.append("the pieces look larger than their spacing allows (long shadows under a low lamp?); "
                         "check the sizes, or light the table from above and photograph again")
-    on_grid = not len(reading.grid.residual) or np.median(reading.grid.residual) <= _CLEAR_GRID_RESIDUAL
+    on_grid = bool(not len(reading.grid.residual) or np.median(reading.grid.residual) <= _CLEAR_GRID_RESIDUAL)
     if not on_grid:
         warnings.append("the pieces do not sit on a clear grid; check the cells")
     return Detection(pieces, H / H[2, 2], image_size, tilt, reading.grid_pitch_mm, warnings, seconds, on_grid)
