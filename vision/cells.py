@@ -398,7 +398,7 @@ def _apply_priors(readings, camera: Camera, pitch_mm: float, profile: Profile,
                                profile.edge_strength_cap)
             mismatches = _with_edge_costs(mismatches, costs, profile)
             sizes = settled(mismatches)
-            scale = edge_scale(sides, sizes)
+            sizes, scale = _within_pitches(sides, sizes, least)
     for k, size, mismatch in zip(idx, sizes, mismatches):
         r = out[k]
         overlap = float(np.exp(-readings[k][1][size - 1]))
@@ -410,6 +410,26 @@ def _apply_priors(readings, camera: Camera, pitch_mm: float, profile: Profile,
                                                           pitch_mm)
         out[k] = dataclasses.replace(r, size=int(size), outline=shape, confidence=conf)
     return out, scale
+
+
+def _within_pitches(sides: np.ndarray, sizes: np.ndarray, least: np.ndarray) -> tuple[np.ndarray, float]:
+    """``sizes`` (N,) 1..3 of the pieces whose outlines settled at ``sides`` (N,) grid units,
+    and the scale they put the edges at (:func:`edge_fit.edge_scale`); or, where that scale
+    is not a pitch pieces are placed at (``PITCH_MM_CHOICES``) and every size moved one step
+    (down where the scale is too coarse, up where too fine, each piece still larger than the
+    one on it, ``least`` (N,) 0-based) puts it there, the sizes so moved and their scale: a
+    city of two sizes, or one whose largest pieces went unseen, fits the pieces' sides a
+    step off as well as at their true sizes, but not at a plausible pitch."""
+    scale = edge_scale(sides, sizes)
+    if PITCH_MM_CHOICES[0] <= scale <= PITCH_MM_CHOICES[-1]:
+        return sizes, scale
+    moved = sizes + (-1 if scale > PITCH_MM_CHOICES[-1] else 1)
+    if moved.min() < 1 or moved.max() > len(SIZES) or np.any(moved <= least):
+        return sizes, scale
+    moved_scale = edge_scale(sides, moved)
+    if not PITCH_MM_CHOICES[0] <= moved_scale <= PITCH_MM_CHOICES[-1]:
+        return sizes, scale
+    return moved, moved_scale
 
 
 def least_sizes(pieces: list[Reading], idx: list[int]) -> np.ndarray:

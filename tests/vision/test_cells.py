@@ -6,7 +6,7 @@ from calibration import load_profile
 from calibration.profile import COLOR_ORDER
 from tests.vision.pyramids import draw_pyramid
 from vision.camera import Camera
-from vision.cells import read_pieces
+from vision.cells import _within_pitches, read_pieces
 from vision.model import BASE_MM
 from vision.pieces import Blob
 
@@ -346,3 +346,31 @@ def test_a_piece_whose_size_hangs_on_the_scale_is_marked_for_checking():
     unsure, sure = black_piece(35), black_piece(38)
     assert (unsure.size, sure.size) == (2, 2)
     assert unsure.confidence < PROFILE.max_uncertain_confidence < sure.confidence
+
+
+def _sides(sizes, pitch_mm):
+    """The sides (grid units) that pieces of ``sizes`` settle at on a grid of ``pitch_mm``,
+    3% long as edge fits settle."""
+    return np.array([1.03 * BASE_MM[s] / pitch_mm for s in sizes])
+
+
+@pytest.mark.parametrize("read, least, kept", [
+    ([2, 3, 2, 3, 3], [0, 0, 0, 0, 0], [1, 2, 1, 2, 2]),  # a step too large: moved down
+    ([2, 3, 2, 3, 3], [0, 2, 0, 0, 0], [2, 3, 2, 3, 3]),  # a medium rests on a large read: it stays larger
+    ([1, 3, 2, 3, 3], [0, 0, 0, 0, 0], [1, 3, 2, 3, 3]),  # a small read: no size below it
+])
+def test_sizes_that_put_the_pitch_out_of_range_move_a_step_where_that_puts_it_in(read, least, kept):
+    """A city of smalls and mediums on a 34 mm grid, read as mediums and larges: the sides
+    fit those sizes at a 48 mm pitch, coarser than pieces are placed at, and at their true
+    sizes at 34 mm. Where a size cannot move (no size below small; a piece resting on one),
+    the sizes stay as read."""
+    sides = _sides([1, 2, 1, 2, 2], 34.0)
+    sizes, scale = _within_pitches(sides, np.array(read), np.array(least))
+    assert sizes.tolist() == kept
+    assert scale == pytest.approx(34.0 * 1.0 / 1.03, rel=0.01) if kept != read else scale > 42
+
+
+def test_sizes_that_put_the_pitch_in_range_stay():
+    sides = _sides([1, 2, 3, 2], 30.0)
+    sizes, scale = _within_pitches(sides, np.array([1, 2, 3, 2]), np.zeros(4, int))
+    assert sizes.tolist() == [1, 2, 3, 2] and 26 <= scale <= 42
