@@ -369,7 +369,8 @@ def _apply_priors(readings, camera: Camera, pitch_mm: float, profile: Profile,
     under them stay larger than them (:func:`least_sizes`). Where the
     photo's ``edges`` are given and at least ``_MIN_EDGE_SIZED`` pieces stand on the table,
     each one's outline fit is then joined by how its outline fits the edges
-    (:func:`_with_edge_costs`) and the sizes read again. A piece on the
+    (:func:`_with_edge_costs`) and the sizes read again, and moved a step where they put the
+    edges' scale at no pitch pieces are placed at (:func:`_within_pitches`). A piece on the
     table is then as confident as its colour (its reading's confidence) times its size: how
     much better the size read fits what is seen than the other sizes do
     (:func:`classify.size_confidence`), and no more than its outline's overlap with what is
@@ -420,16 +421,14 @@ def _within_pitches(sides: np.ndarray, sizes: np.ndarray, least: np.ndarray) -> 
     one on it, ``least`` (N,) 0-based) puts it there, the sizes so moved and their scale: a
     city of two sizes, or one whose largest pieces went unseen, fits the pieces' sides a
     step off as well as at their true sizes, but not at a plausible pitch."""
+    def placed(mm: float) -> bool:
+        return PITCH_MM_CHOICES[0] <= mm <= PITCH_MM_CHOICES[-1]
     scale = edge_scale(sides, sizes)
-    if PITCH_MM_CHOICES[0] <= scale <= PITCH_MM_CHOICES[-1]:
-        return sizes, scale
     moved = sizes + (-1 if scale > PITCH_MM_CHOICES[-1] else 1)
-    if moved.min() < 1 or moved.max() > len(SIZES) or np.any(moved <= least):
+    if placed(scale) or moved.min() < 1 or moved.max() > len(SIZES) or np.any(moved <= least):
         return sizes, scale
     moved_scale = edge_scale(sides, moved)
-    if not PITCH_MM_CHOICES[0] <= moved_scale <= PITCH_MM_CHOICES[-1]:
-        return sizes, scale
-    return moved, moved_scale
+    return (moved, moved_scale) if placed(moved_scale) else (sizes, scale)
 
 
 def least_sizes(pieces: list[Reading], idx: list[int]) -> np.ndarray:

@@ -371,6 +371,7 @@ def test_sizes_that_put_the_pitch_out_of_range_move_a_step_where_that_puts_it_in
 
 
 def test_sizes_that_put_the_pitch_in_range_stay():
+    """Sizes whose sides put the pitch among those pieces are placed at are kept as read."""
     sides = _sides([1, 2, 3, 2], 30.0)
     sizes, scale = _within_pitches(sides, np.array([1, 2, 3, 2]), np.zeros(4, int))
     assert sizes.tolist() == [1, 2, 3, 2] and 26 <= scale <= 42
