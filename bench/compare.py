@@ -19,18 +19,20 @@ def compare(truth: list[dict], found: list[dict]) -> Counter:
     return _aligned(truth, found)[0]
 
 
-def marks(truth: list[dict], found: list[dict], below: float) -> Counter:
-    """How the marks for the player to check (found pieces of confidence under ``below``)
-    fall, at the shift of :func:`compare`: ``wrong`` found pieces (a wrong colour or size,
-    a phantom, or in a cell whose stack is misread) and how many of them are ``wrong_marked``
-    (of a misread stack, one mark in the cell counts), ``right`` pieces and ``right_marked``,
-    and ``unmarkable``, pieces missed from an empty cell (nothing there to mark)."""
-    return assess(truth, found, below)[1]
+def marks(truth: list[dict], found: list[dict], below: float, doubtful=()) -> Counter:
+    """How the marks for the player to check (found pieces of confidence under ``below``,
+    and the ``doubtful`` empty cells (row, col), on ``found``'s grid) fall, at the shift of
+    :func:`compare`: ``wrong`` found pieces (a wrong colour or size, a phantom, or in a cell
+    whose stack is misread) and how many of them are ``wrong_marked`` (of a misread stack,
+    one mark in the cell counts), ``right`` pieces and ``right_marked``, ``unmarkable``,
+    pieces missed from a cell read empty, and ``unmarkable_checked``, those of them on a
+    doubtful cell, and ``empty_checked``, the doubtful cells that are empty."""
+    return assess(truth, found, below, doubtful)[1]
 
 
-def assess(truth: list[dict], found: list[dict], below: float) -> tuple[Counter, Counter]:
+def assess(truth: list[dict], found: list[dict], below: float, doubtful=()) -> tuple[Counter, Counter]:
     """:func:`compare` and :func:`marks` of ``found`` at the one shift both use."""
-    errors, shifted = _aligned(truth, found)
+    errors, shifted, (dr, dc) = _aligned(truth, found)
     true_cells = _cells(truth)
     out = Counter()
     for cell, pieces in shifted.items():
@@ -46,25 +48,30 @@ def assess(truth: list[dict], found: list[dict], below: float) -> tuple[Counter,
         else:
             out["wrong"] += max(len(pieces) - len(expected), 0)
             out["wrong_marked"] += sum(b["confidence"] < below for b in pieces[len(expected):])
-    out["unmarkable"] += sum(len(pieces) for cell, pieces in true_cells.items() if cell not in shifted)
+    missed = {cell: len(pieces) for cell, pieces in true_cells.items() if cell not in shifted}
+    checked = {(row + dr, col + dc) for row, col in doubtful}
+    out["unmarkable"] += sum(missed.values())
+    out["unmarkable_checked"] += sum(n for cell, n in missed.items() if cell in checked)
+    out["empty_checked"] += len(checked - set(true_cells))
     return errors, out
 
 
-def _aligned(truth: list[dict], found: list[dict]) -> tuple[Counter, dict[tuple[int, int], list[dict]]]:
-    """The errors of ``found`` at its best shift (see :func:`compare`) and its pieces by
-    cell (row, col) at that shift."""
+def _aligned(truth: list[dict], found: list[dict]) -> tuple[Counter, dict[tuple[int, int], list[dict]],
+                                                             tuple[int, int]]:
+    """The errors of ``found`` at its best shift (see :func:`compare`), its pieces by cell
+    (row, col) at that shift, and the shift (rows, cols)."""
     true_cells = _cells(truth)
     # each distinct shift once, in the order first met (ties keep the first shift)
     shifts = dict.fromkeys((tr - p["row"], tc - p["col"]) for tr, tc in true_cells for p in found)
-    best, best_cells = None, {}
+    best, best_cells, best_shift = None, {}, (0, 0)
     for dr, dc in shifts:
         cells = _cells([dict(q, row=q["row"] + dr, col=q["col"] + dc) for q in found])
         errors = _errors(true_cells, cells)
         if best is None or sum(errors.values()) < sum(best.values()):
-            best, best_cells = errors, cells
+            best, best_cells, best_shift = errors, cells, (dr, dc)
     if best is None:
         best = Counter(missed=len(truth), phantom=len(found))
-    return best, best_cells
+    return best, best_cells, best_shift
 
 
 def _errors(truth, found) -> Counter:

@@ -77,8 +77,9 @@ def main() -> None:
         found, cpu, elapsed = timed(lambda: _read(data, profile.working_side, profile))
         seconds.append(cpu)
         wall.append(elapsed)
-        errors, marked_here = assess(truth["city"]["pieces"], found, profile.max_uncertain_confidence)
-        pairs.append((errors, compare(truth["city"]["pieces"], _read(data, second_side, profile))))
+        errors, marked_here = assess(truth["city"]["pieces"], found["pieces"], profile.max_uncertain_confidence,
+                                     found["doubtful_empty"])
+        pairs.append((errors, compare(truth["city"]["pieces"], _read(data, second_side, profile)["pieces"])))
         totals += errors
         marked += _checkable(marked_here, not errors)
         pieces += len(truth["city"]["pieces"])
@@ -112,13 +113,14 @@ def main() -> None:
     print(json.dumps(result, indent=2))
 
 
-def _read(data: bytes, side: int, profile) -> list[dict]:
-    """The pieces (city JSON) read in the photo ``data`` by :func:`vision.read_photo`, first
-    worked on at ``side`` pixels; none where no city is found."""
+def _read(data: bytes, side: int, profile) -> dict:
+    """The ``pieces`` (city JSON) and ``doubtful_empty`` cells read in the photo ``data`` by
+    :func:`vision.read_photo`, first worked on at ``side`` pixels; none where no city is
+    found."""
     try:
-        return vision.read_photo(data, dataclasses.replace(profile, working_side=side))[1].to_json()["pieces"]
+        return vision.read_photo(data, dataclasses.replace(profile, working_side=side))[1].to_json()
     except vision.VisionError:
-        return []
+        return {"pieces": [], "doubtful_empty": []}
 
 
 def steadiness(pairs: list[tuple[Counter, Counter]]) -> dict:
@@ -163,21 +165,27 @@ def by_condition(outcomes: list[tuple[dict[str, str], bool, int, int]]) -> dict:
 def _checkable(counts: Counter, exact: bool) -> Counter:
     """One photo's :func:`compare.marks` counts, plus ``photos_not_exact`` and
     ``photos_checkable``: a photo not read exactly whose every wrong piece is marked and
-    which misses no piece from an empty cell, so that checking the marks finds every error."""
+    whose every piece missed from a cell read empty is on a doubtful cell, so that checking
+    the marks finds every error."""
     counts = Counter(counts)
     if not exact:
         counts["photos_not_exact"] += 1
-        counts["photos_checkable"] += counts["wrong_marked"] == counts["wrong"] and not counts["unmarkable"]
+        counts["photos_checkable"] += (counts["wrong_marked"] == counts["wrong"]
+                                       and counts["unmarkable_checked"] == counts["unmarkable"])
     return counts
 
 
 def _marks_summary(marked: Counter, photos: int, below: float) -> dict:
-    """The marks for the player to check over the set (see :func:`compare.marks`)."""
+    """The marks for the player to check over the set (see :func:`compare.marks`): pieces
+    and doubtful empty cells."""
+    shown = marked["wrong_marked"] + marked["right_marked"] + marked["unmarkable_checked"] + marked["empty_checked"]
     return {
         "below_confidence": below,
         "wrong_pieces_marked": f"{marked['wrong_marked']}/{marked['wrong']}",
         "right_pieces_marked": f"{marked['right_marked']}/{marked['right']}",
-        "marks_per_photo": round((marked["wrong_marked"] + marked["right_marked"]) / max(photos, 1), 2),
+        "missed_pieces_on_doubtful_cells": f"{marked['unmarkable_checked']}/{marked['unmarkable']}",
+        "doubtful_cells_empty": marked["empty_checked"],
+        "marks_per_photo": round(shown / max(photos, 1), 2),
         "photos_whose_errors_are_all_marked": f"{marked['photos_checkable']}/{marked['photos_not_exact']}",
     }
 

@@ -218,6 +218,9 @@ class Profile:
     stack_face_contrast: float
     stack_face_doubt: float
     edgeless_share: float
+    empty_doubt_share: float
+    empty_doubt_contrast: float
+    empty_doubt_side_share: float
     min_outline_cover: float
     unseen_threshold: float
     unseen_min_overlap: float

@@ -183,6 +183,7 @@ def _city_map(detected: dict) -> str:
     lines.append(f"{len(detected['pieces'])} pieces")
     lines += [f"illegal: {i['message']}" for i in detected["illegal"]]
     lines += [f"warning: {w}" for w in detected["warnings"]]
+    lines += [f"check: row {r}, col {c} was read empty, but a piece may stand there" for r, c in detected["doubtful_empty"]]
     return "\n".join(lines)
 
 

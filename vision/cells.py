@@ -32,6 +32,7 @@ _OUTLINE_PITCH_SPAN_MM = 3.0  # the outlines choose among the pitches this near 
 _STRAY_CELLS = 6  # cells a reading may hold beyond a whole set's pieces: stray things (a card's print, glare)
 _SCALE_DEPENDENT_CONFIDENCE = 0.5  # at most, for a piece whose size hangs on the scale (as a second look's)
 _MIN_EDGE_SIZED = 3  # pieces on the table that set the edges' scale well enough to size by
+NEIGHBOURS = ((1, 0), (-1, 0), (0, 1), (0, -1))  # the steps (col, row) to a cell's four neighbours
 
 
 @dataclass(frozen=True)
@@ -57,7 +58,9 @@ class CityReading:
     match what is seen of them, their outlines' scale: finer than the grid's where hard
     shadows make every piece look larger. ``edge_scale`` (millimetres a grid unit, or None
     where the pieces were not sized by the photo's edges) puts the outlines fitted to the
-    edges at the sizes read (:func:`edge_fit.edge_scale`)."""
+    edges at the sizes read (:func:`edge_fit.edge_scale`). ``doubtful_empty``: cells (col,
+    row) read empty where a piece may stand unseen (:func:`verify.doubt_empty_cells`), for
+    the player to check."""
 
     grid: GridFit
     camera: Camera
@@ -66,6 +69,7 @@ class CityReading:
     pieces: list[Reading]
     color_offset: np.ndarray
     edge_scale: float | None = None
+    doubtful_empty: tuple[tuple[int, int], ...] = ()
 
 
 def read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: float, plain: bool,

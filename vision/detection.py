@@ -41,7 +41,9 @@ class Detection:
     """Pieces found in one photo. ``homography`` (3, 3) maps grid (col, row, 1) of the
     normalised city to pixels (x, y, w) of the analysed image of ``image_size`` (width, height).
     ``on_grid``: whether the pieces sit on a clear grid (their anchors' median distance from
-    their cells' centres is at most ``_CLEAR_GRID_RESIDUAL`` of a pitch)."""
+    their cells' centres is at most ``_CLEAR_GRID_RESIDUAL`` of a pitch). ``doubtful_empty``:
+    cells (row, col) of the normalised city read empty where a piece may stand unseen, for
+    the player to check."""
 
     pieces: list[DetectedPiece]
     homography: np.ndarray
@@ -51,6 +53,7 @@ class Detection:
     warnings: list[str] = field(default_factory=list)
     seconds: float = 0.0
     on_grid: bool = True
+    doubtful_empty: list[tuple[int, int]] = field(default_factory=list)
 
     @property
     def city(self) -> City:
@@ -62,13 +65,14 @@ class Detection:
     def to_json(self, rules=None) -> dict:
         """The ``citycam detect --json`` object: a city (design.md section 2) whose pieces carry
         ``confidence`` (and pixel ``x``, ``y``, ``outline``), plus ``illegal``, ``warnings``,
-        ``image`` and ``grid``."""
+        ``doubtful_empty`` (cells [row, col]), ``image`` and ``grid``."""
         rules = list(rules or [])
         city = City(self.city.pieces, rules=rules)
         illegal = check_legality(city, rules)
         return {"game": "zoning-out", "variant": "standard", "rules": rules,
                 "pieces": [p.to_json() for p in self.pieces],
                 "illegal": [i.to_json() for i in illegal], "warnings": list(self.warnings),
+                "doubtful_empty": [[row, col] for row, col in self.doubtful_empty],
                 "image": {"width": self.image_size[0], "height": self.image_size[1]},
                 "grid": {"homography": np.round(self.homography, 6).tolist(),
                          "tilt_deg": round(self.tilt_deg, 1), "pitch_mm": round(self.pitch_mm, 1)},
@@ -90,6 +94,9 @@ def build_detection(reading, image_size, profile, seconds: float) -> Detection:
                             p.confidence, p.center, p.outline)
               for p, (col, row) in sorted(zip(reading.pieces, cells), key=lambda pc: (pc[1][1], pc[1][0], pc[0].level))]
     warnings = _uncertain_warning(pieces, profile.max_uncertain_confidence)
+    doubtful = sorted((int(row) - r0, int(col) - c0) for col, row in (turn @ cell for cell in reading.doubtful_empty))
+    if doubtful:
+        warnings.append(f"{len(doubtful)} empty cell{'s' if len(doubtful) > 1 else ''} may hold a piece")
     tilt = reading.camera.tilt_deg
     if tilt > profile.oblique_warning_deg:
         warnings.append(f"photo too oblique ({tilt:.0f} degrees from straight down); hold the phone higher")
@@ -99,7 +106,8 @@ def build_detection(reading, image_size, profile, seconds: float) -> Detection:
     on_grid = bool(not len(reading.grid.residual) or np.median(reading.grid.residual) <= _CLEAR_GRID_RESIDUAL)
     if not on_grid:
         warnings.append("the pieces do not sit on a clear grid; check the cells")
-    return Detection(pieces, H / H[2, 2], image_size, tilt, reading.grid_pitch_mm, warnings, seconds, on_grid)
+    return Detection(pieces, H / H[2, 2], image_size, tilt, reading.grid_pitch_mm, warnings, seconds, on_grid,
+                     doubtful)
 
 
 def with_confidences(detection: Detection, confidences, below: float) -> Detection:

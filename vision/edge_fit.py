@@ -65,6 +65,12 @@ class EdgeTensor:
     tensor: np.ndarray
     origin: tuple[int, int]
 
+    def holds(self, points: np.ndarray) -> np.ndarray:
+        """Whether each of the image ``points`` ((..., 2) (x, y)) lies in the window, (...,) bool."""
+        h, w = self.tensor.shape[:2]
+        x, y = points[..., 0] - self.origin[0], points[..., 1] - self.origin[1]
+        return (x >= 0) & (x < w) & (y >= 0) & (y < h)
+
     def across(self, points: np.ndarray, normals: np.ndarray) -> np.ndarray:
         """The edge strength across the direction ``normals`` ((..., 2) unit (x, y)) at the
         image ``points`` ((..., 2) (x, y); clipped to the window): the root of the tensor's
@@ -120,11 +126,28 @@ def fit_poses(edges: EdgeTensor, camera: Camera, cells: np.ndarray, sides: np.nd
 def outline_strengths(edges: EdgeTensor, camera: Camera, cells: np.ndarray, poses: np.ndarray) -> np.ndarray:
     """(N,) mean edge strength across the outline of the pyramid at each of ``cells`` ((N, 2)
     (col, row)) at its pose (``poses`` (N, 4), as from :func:`fit_poses`)."""
+    return _outline_strength(edges, _posed(camera, cells, poses))
+
+
+def weakest_sides(edges: EdgeTensor, camera: Camera, cells: np.ndarray, poses: np.ndarray) -> np.ndarray:
+    """(N,) mean edge strength across the weakest side of the outline (a base side or a
+    ridge on it, see :func:`_outline_strength`) of the pyramid at each of ``cells`` ((N, 2)
+    (col, row)) at its pose (``poses`` (N, 4), as from :func:`fit_poses`). A pyramid's
+    outline has an edge all round; a line of the table's pattern lies along some sides only."""
+    points = _posed(camera, cells, poses)
+    template, strength, _ = _segment_strengths(edges, points)
+    weakest = np.full(len(points), np.inf)
+    np.minimum.at(weakest, template, strength)
+    return weakest
+
+
+def _posed(camera: Camera, cells: np.ndarray, poses: np.ndarray) -> np.ndarray:
+    """(N, 5, 2) image points (base corners, apex) of the pyramid at each of ``cells``
+    ((N, 2) (col, row)) at its pose (``poses`` (N, 4), as from :func:`fit_poses`)."""
     cells = np.asarray(cells, np.float64).reshape(-1, 2)
     poses = np.asarray(poses, np.float64).reshape(-1, 4)
-    points = pyramid_corners(camera, cells + poses[:, 1:3], poses[:, 0], poses[:, 0] * HEIGHT_PER_SIDE,
-                             turns=np.radians(poses[:, 3]))
-    return _outline_strength(edges, points)
+    return pyramid_corners(camera, cells + poses[:, 1:3], poses[:, 0], poses[:, 0] * HEIGHT_PER_SIDE,
+                           turns=np.radians(poses[:, 3]))
 
 
 def _search(edges: EdgeTensor, camera: Camera, cells: np.ndarray, coarse_sides: np.ndarray,
@@ -198,11 +221,23 @@ def _best_poses(edges: EdgeTensor, camera: Camera, cells: np.ndarray, poses: np.
 
 def _outline_strength(edges: EdgeTensor, points: np.ndarray, inner_ridges: np.ndarray | None = None) -> np.ndarray:
     """The mean edge strength across the outline (M,) of each pyramid of ``points`` ((M, 5,
-    2), from :func:`model.pyramid_corners`). The outline is the convex hull of base and apex: the
-    base sides the apex does not lie beyond, and the two ridges from the base corners where
-    it passes from one to the other (a base side the apex lies beyond is hidden behind the
-    piece). For the pyramids ``inner_ridges`` ((M,) bool; none if None), the other ridges of
-    a face seen, inside the outline, count too, away from their ends (``_INNER_RIDGE_TRIM``)."""
+    2), from :func:`model.pyramid_corners`), its segments (:func:`_segment_strengths`)
+    weighted by their length."""
+    template, strength, length = _segment_strengths(edges, points, inner_ridges)
+    total = np.bincount(template, weights=length, minlength=len(points))
+    return np.bincount(template, weights=strength * length, minlength=len(points)) / np.maximum(total, 1e-9)
+
+
+def _segment_strengths(edges: EdgeTensor, points: np.ndarray,
+                       inner_ridges: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The mean edge strength across each segment of the outline of each pyramid of
+    ``points`` ((M, 5, 2), from :func:`model.pyramid_corners`): (S,) the pyramid each
+    segment is of, (S,) its strength and (S,) its length in pixels. The outline is the
+    convex hull of base and apex: the base sides the apex does not lie beyond, and the two
+    ridges from the base corners where it passes from one to the other (a base side the apex
+    lies beyond is hidden behind the piece). For the pyramids ``inner_ridges`` ((M,) bool;
+    none if None), the other ridges of a face seen, inside the outline, count too, away from
+    their ends (``_INNER_RIDGE_TRIM``)."""
     base, apex = points[:, :4], points[:, 4]
     following = np.roll(base, -1, axis=1)
     beyond = ~faces_seen(base, apex)
@@ -221,6 +256,4 @@ def _outline_strength(edges: EdgeTensor, points: np.ndarray, inner_ridges: np.nd
     normals = np.stack([-along[:, 1], along[:, 0]], axis=-1) / length[:, None]
     t = (np.arange(_SAMPLES, dtype=np.float32) + 0.5) / _SAMPLES
     samples = starts.astype(np.float32)[:, None] + t[None, :, None] * along.astype(np.float32)[:, None]
-    strength = edges.across(samples, normals.astype(np.float32)[:, None]).mean(axis=1)
-    total = np.bincount(template, weights=length, minlength=len(points))
-    return np.bincount(template, weights=strength * length, minlength=len(points)) / np.maximum(total, 1e-9)
+    return template, edges.across(samples, normals.astype(np.float32)[:, None]).mean(axis=1), length

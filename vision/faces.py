@@ -26,7 +26,7 @@ import numpy as np
 from calibration import Profile
 
 from .camera import Camera
-from .cells import CityReading, Reading
+from .cells import NEIGHBOURS, CityReading, Reading
 from .model import HEIGHT_MM, HEIGHT_PER_SIDE, faces_seen, outline, pyramid_corners, seat_height_mm
 
 logger = logging.getLogger(__name__)
@@ -38,7 +38,6 @@ _BESIDE = 0.1  # the table band beside a face's base: this share of the base's s
 _MIN_BAND_PIXELS = 6
 _MIN_FACES = 2
 _SPREAD_FLOOR = 0.02  # log units added to the bands' spread: a flat render or a clipped face has none
-_STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 _DOUBTED_CONFIDENCE = 0.9  # of the flagging threshold: a piece that may be a stack is flagged
 
 
@@ -116,7 +115,7 @@ def add_face_stacks(reading: CityReading, log_ratio: np.ndarray, poses: dict[tup
         by_cell.setdefault((p.col, p.row), []).append(p)
     singles = [ps[0] for ps in by_cell.values() if len(ps) == 1 and (ps[0].col, ps[0].row, ps[0].size) in poses]
     tries = [(p, upper) for p in singles for upper in range(1, p.size)
-             if upper not in {q.size for dc, dr in _STEPS for q in by_cell.get((p.col + dc, p.row + dr), [])}]
+             if upper not in {q.size for dc, dr in NEIGHBOURS for q in by_cell.get((p.col + dc, p.row + dr), [])}]
     if not tries:
         return reading
     best: dict[int, tuple[Reading, int, FaceContrast]] = {}

@@ -15,8 +15,8 @@ _SIZE_LETTER = {1: "S", 2: "M", 3: "L"}
 
 def draw_overlay(rgb: np.ndarray, detection: Detection, rules=(), uncertain_below: float = 0.6) -> np.ndarray:
     """A copy of ``rgb`` (uint8 (H, W, 3) RGB, the analysed image) with the grid, each piece's
-    outline and label (e.g. 'L red'), uncertain pieces in a dashed white ring and illegal
-    pairs joined in red."""
+    outline and label (e.g. 'L red'), uncertain pieces in a white ring, empty cells where a
+    piece may stand unseen with a white '?' and illegal pairs joined in red."""
     out = rgb.copy()
     H = detection.homography
     city = detection.city
@@ -36,6 +36,10 @@ def draw_overlay(rgb: np.ndarray, detection: Detection, rules=(), uncertain_belo
             cv2.circle(out, (x, y), 12 * thick, (255, 255, 255), thick, cv2.LINE_AA)
             cv2.putText(out, "?", (x + 10 * thick, y - 10 * thick), cv2.FONT_HERSHEY_SIMPLEX,
                         0.6 * thick, (255, 255, 255), thick + 1, cv2.LINE_AA)
+    for row, col in detection.doubtful_empty:
+        x, y = _to_image(H, (col, row))
+        cv2.putText(out, "?", (x - 8 * thick, y + 8 * thick), cv2.FONT_HERSHEY_SIMPLEX,
+                    0.9 * thick, (255, 255, 255), thick + 1, cv2.LINE_AA)
     for problem in check_legality(city, rules):
         centres = [_to_image(H, (c, r)) for r, c in problem.cells]
         for a, b in zip(centres, centres[1:]):

@@ -33,7 +33,7 @@ from calibration import PieceColorModel, Profile
 from calibration.profile import BLACK, COLOR_ORDER
 
 from .camera import apply_homography
-from .cells import PER_KIND, SIZES, CityReading, Reading, least_sizes
+from .cells import NEIGHBOURS, PER_KIND, SIZES, CityReading, Reading, least_sizes
 from .classify import MAX_PER_COLOR, likely_sizes
 from .edge_fit import EdgeTensor, size_costs
 from .model import outline, silhouettes, window_mask
@@ -41,7 +41,6 @@ from .pieces import Blob
 
 logger = logging.getLogger(__name__)
 
-_STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 _SECTOR_STEPS = ((0, -1), (1, 0), (0, 1), (-1, 0))  # the neighbour each of _CORNERS' sides faces
 _CORNERS = ((-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5))
 # the gradient of a table in a photo is never below that of a camera's least sensor noise
@@ -76,7 +75,7 @@ def add_unseen(reading: CityReading, differs: np.ndarray, strength: np.ndarray, 
         return reading
     explained, counts = _explained(pieces, differs.shape), _colour_counts(pieces)
     occupied = {(p.col, p.row) for p in pieces}
-    frontier = sorted({(c + dc, r + dr) for c, r in occupied for dc, dr in _STEPS} - occupied)
+    frontier = sorted({(c + dc, r + dr) for c, r in occupied for dc, dr in NEIGHBOURS} - occupied)
     while frontier and len(pieces) < profile.max_candidates:
         col, row = frontier.pop(0)
         occupied.add((col, row))
@@ -95,7 +94,7 @@ def add_unseen(reading: CityReading, differs: np.ndarray, strength: np.ndarray, 
         if found is None:
             continue
         _take(found, pieces, counts, explained)
-        frontier += sorted({(col + dc, row + dr) for dc, dr in _STEPS} - occupied - set(frontier))
+        frontier += sorted({(col + dc, row + dr) for dc, dr in NEIGHBOURS} - occupied - set(frontier))
     added = len(pieces) - len(reading.pieces)
     if added:
         logger.info("%d piece(s) found on a second look at empty cells", added)

@@ -20,8 +20,8 @@ import numpy as np
 from calibration import Profile
 from calibration.profile import COLOR_ORDER
 
-from .cells import CityReading
-from .edge_fit import EdgeTensor, fit_poses, outline_strengths
+from .cells import NEIGHBOURS, CityReading
+from .edge_fit import EdgeTensor, fit_poses, outline_strengths, weakest_sides
 from .faces import add_face_stacks
 from .model import BASE_MM, window_mask
 from .pieces import Blob
@@ -42,7 +42,9 @@ def check_reading(reading: CityReading, strength: np.ndarray, log_ratio: np.ndar
     stacks whose lower piece's faces tell them (:func:`vision.faces.add_face_stacks`, their
     colours read as a second look's are), and the ``strays`` (candidates apart from the
     city) that stand on the grid as a piece would (:func:`vision.second_look.add_strays`),
-    and last without the readings with no edge along their outline (:func:`drop_edgeless`).
+    and without the readings with no edge along their outline (:func:`drop_edgeless`); last,
+    on a dim plain table, with the empty cells where a piece may stand unseen
+    (:func:`doubt_empty_cells`).
     ``strength``: float32 (H, W) from :func:`vision.colour.off_table`; ``log_ratio``:
     float32 (H, W, 3); ``blobs``: the candidates the reading was made of; ``plain``: whether
     the table has no pattern (only then are faint pieces looked for: on a pattern, a faint
@@ -59,7 +61,9 @@ def check_reading(reading: CityReading, strength: np.ndarray, log_ratio: np.ndar
     poses = piece_poses(found, outline_edges)
     found = add_face_stacks(found, log_ratio, poses, lambda feature: colours.color(feature, _NONE_FULL), profile)
     found = add_strays(found, strays, log_ratio, colours, profile)
-    return drop_edgeless(found, piece_poses(found, outline_edges, poses), outline_edges, profile)
+    poses = piece_poses(found, outline_edges, poses)
+    found = drop_edgeless(found, poses, outline_edges, profile)
+    return found if edges is None else doubt_empty_cells(found, poses, outline_edges, profile)
 
 
 def piece_poses(reading: CityReading, edges: EdgeTensor | None,
@@ -97,6 +101,70 @@ def drop_edgeless(reading: CityReading, poses: dict[tuple[int, int, int], np.nda
         return reading
     logger.info("%d reading(s) with no edge along their outline dropped", len(dropped))
     return dataclasses.replace(reading, pieces=[p for p in reading.pieces if (p.col, p.row) not in dropped])
+
+
+def doubt_empty_cells(reading: CityReading, poses: dict[tuple[int, int, int], np.ndarray],
+                      edges: EdgeTensor | None, profile: Profile) -> CityReading:
+    """``reading`` with its ``doubtful_empty`` cells: the empty cells beside its pieces (and
+    beside those cells, and so on; within the window of ``edges``) where the outline of a
+    pyramid of some size, laid on the photo's ``edges`` at its best pose
+    (:func:`_best_outlines`), runs along edges at least ``empty_doubt_share`` as strong as
+    the median piece on the table's at its pose in ``poses`` (:func:`piece_poses`), and at
+    least ``empty_doubt_contrast`` times the median over the empty cells beside the pieces
+    (where the table's own pattern draws outlines round most of them, none stands out); and
+    where none of the outline's sides is under ``empty_doubt_side_share`` of that piece's (a
+    line of the table's grain or print lies along some sides only). On a dim table a black
+    piece can differ from the table too little to be read, yet its outline shows."""
+    lower = [p for p in reading.pieces if p.level == 0 and (p.col, p.row, p.size) in poses]
+    if edges is None or reading.edge_scale is None or len(lower) < _MIN_EDGE_COMPARED:
+        return reading
+    cells = np.array([[p.col, p.row] for p in lower], np.float64)
+    typical = np.median(outline_strengths(edges, reading.camera, cells, np.array([poses[p.col, p.row, p.size] for p in lower])))
+    seen = {(p.col, p.row) for p in reading.pieces}
+    ring = _beside(reading, edges, seen, seen)
+    if not ring:
+        return reading
+    strength, weakest = _best_outlines(reading, ring, edges)
+    least = max(profile.empty_doubt_share * typical, profile.empty_doubt_contrast * float(np.median(strength)))
+    doubtful = []
+    while ring:
+        found = [cell for cell, s, w in zip(ring, strength, weakest)
+                 if s >= least and w >= profile.empty_doubt_side_share * typical]
+        doubtful += found
+        seen |= set(ring)
+        ring = _beside(reading, edges, found, seen)
+        strength, weakest = _best_outlines(reading, ring, edges) if ring else (None, None)
+    if doubtful:
+        logger.info("%d empty cell(s) may hold a piece", len(doubtful))
+    return dataclasses.replace(reading, doubtful_empty=tuple(sorted(doubtful)))
+
+
+def _beside(reading: CityReading, edges: EdgeTensor, cells, seen: set[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The cells (col, row) beside ``cells`` but not ``seen`` whose centre the camera of
+    ``reading`` sees within the window of ``edges``, in order."""
+    near = sorted({(col + dc, row + dr) for col, row in cells for dc, dr in NEIGHBOURS} - seen)
+    if not near:
+        return []
+    centres = reading.camera.project(np.hstack([np.array(near, np.float64), np.zeros((len(near), 1))]))
+    return [cell for cell, inside in zip(near, edges.holds(centres)) if inside]
+
+
+def _best_outlines(reading: CityReading, cells: list[tuple[int, int]], edges: EdgeTensor) -> tuple[np.ndarray, np.ndarray]:
+    """On each of ``cells`` (col, row), the pyramid of any size (its side at
+    ``reading.edge_scale``) at the pose (:func:`edge_fit.fit_poses`) whose outline runs
+    along the strongest of the photo's ``edges``: (len(cells),) that strength, and
+    (len(cells),) the strength across its outline's weakest side
+    (:func:`edge_fit.weakest_sides`)."""
+    at = np.array(cells, np.float64).reshape(-1, 2)
+    strength, weakest = np.full(len(at), -np.inf), np.zeros(len(at))
+    for side_mm in BASE_MM.values():
+        poses = fit_poses(edges, reading.camera, at, np.full(len(at), side_mm / reading.edge_scale))
+        this = outline_strengths(edges, reading.camera, at, poses)
+        better = this > strength
+        if better.any():
+            strength[better] = this[better]
+            weakest[better] = weakest_sides(edges, reading.camera, at[better], poses[better])
+    return strength, weakest
 
 
 def drop_shapeless(reading: CityReading, differs: np.ndarray, profile: Profile) -> CityReading:

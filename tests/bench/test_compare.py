@@ -27,8 +27,20 @@ def test_marks_are_counted_on_wrong_and_right_pieces_and_missed_ones_cannot_be_m
     found = [piece(0, 0, confidence=0.3), piece(0, 1, "red", 2, confidence=0.2), piece(1, 0, "green", 3, confidence=0.5),
              piece(2, 2, confidence=0.95)]
     counts = marks(TRUTH, found, 0.6)
-    assert counts == {"right": 1, "right_marked": 1, "wrong": 3, "wrong_marked": 2, "unmarkable": 1}
+    assert counts == {"right": 1, "right_marked": 1, "wrong": 3, "wrong_marked": 2, "unmarkable": 1,
+                      "unmarkable_checked": 0, "empty_checked": 0}
     assert _checkable(counts, exact=False)["photos_checkable"] == 0
+
+
+def test_a_missed_piece_on_a_doubtful_cell_is_checked_and_so_is_an_empty_one():
+    """The city read two rows and a column off, right but for the black piece missed: its
+    cell, doubted (on the found city's grid), is checked, and the photo can be mended from
+    its marks; a doubted cell the truth leaves empty is counted apart."""
+    found = [dict(p, row=p["row"] + 2, col=p["col"] + 1) for p in TRUTH if p["color"] != "black"]
+    counts = marks(TRUTH, found, 0.6, doubtful=[(3, 2), (0, 0)])
+    assert (counts["unmarkable"], counts["unmarkable_checked"], counts["empty_checked"]) == (1, 1, 1)
+    assert _checkable(counts, exact=False)["photos_checkable"] == 1
+    assert _checkable(marks(TRUTH, found, 0.6), exact=False)["photos_checkable"] == 0
 
 
 def test_a_photo_whose_every_error_is_marked_can_be_mended_from_its_marks():
@@ -44,5 +56,6 @@ def test_assess_gives_the_errors_and_the_marks_at_one_shift():
     found.append(piece(9, 9, confidence=0.2))
     errors, counts = assess(TRUTH, found, 0.6)
     assert errors == compare(TRUTH, found) == {"wrong_color": 1, "phantom": 1}
-    expected = {"right": 4, "right_marked": 0, "wrong": 2, "wrong_marked": 2, "unmarkable": 0}
+    expected = {"right": 4, "right_marked": 0, "wrong": 2, "wrong_marked": 2, "unmarkable": 0,
+                "unmarkable_checked": 0, "empty_checked": 0}
     assert counts == marks(TRUTH, found, 0.6) == expected

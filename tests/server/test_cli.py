@@ -98,7 +98,7 @@ def test_detect_json_follows_the_contract(tmp_path):
     assert code == 0, err
     data = json.loads(out)
     assert data["game"] == "zoning-out" and data["rules"] == ["canadian-style"]
-    assert {"illegal", "warnings", "pieces"} <= set(data)
+    assert {"illegal", "warnings", "pieces", "doubtful_empty"} <= set(data)
     truth = json.loads(SAMPLE.with_suffix(".json").read_text())["city"]["pieces"]
     assert len(data["pieces"]) == len(truth)
     assert all(0 <= p["confidence"] <= 1 for p in data["pieces"])
@@ -109,6 +109,14 @@ def test_detect_prints_a_map_without_json():
     code, out, _ = citycam("detect", SAMPLE)
     assert code == 0
     assert out.splitlines()[-1].endswith("pieces") or "pieces" in out
+
+
+def test_the_map_names_the_empty_cells_to_check():
+    from server.cli import _city_map
+    detected = {"pieces": [{"row": 0, "col": 0, "color": "red", "size": 2}], "illegal": [], "warnings": [],
+                "doubtful_empty": [[0, 1]]}
+    assert _city_map(detected).splitlines() == [
+        "R2", "1 pieces", "check: row 0, col 1 was read empty, but a piece may stand there"]
 
 
 @pytest.mark.parametrize("args, words", [

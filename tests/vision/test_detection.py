@@ -25,7 +25,7 @@ def reading_along(angle_deg, cells, tilt_deg=0.0, pitch_mm=32.0):
         pieces.append(Reading(col, row, 0, 1, 0, 0.9, (x / w, y / w), np.zeros((4, 2))))
     grid = SimpleNamespace(H=H, residual=np.zeros(len(cells)))
     return SimpleNamespace(grid=grid, pieces=pieces, camera=SimpleNamespace(tilt_deg=tilt_deg), grid_pitch_mm=32.0,
-                           pitch_mm=pitch_mm)
+                           pitch_mm=pitch_mm, doubtful_empty=())
 
 
 @pytest.mark.parametrize("angle", [-130, -50, 40, 50, 95, 170])
@@ -43,6 +43,22 @@ def test_columns_run_along_the_direction_nearest_rightward(angle):
     for p in detection.pieces:  # the homography maps each new cell onto its piece
         x, y, w = detection.homography @ (p.col, p.row, 1)
         assert (x / w, y / w) == pytest.approx(p.center)
+
+
+@pytest.mark.parametrize("angle", [-130, -50, 40, 95])
+def test_doubtful_empty_cells_are_renumbered_with_the_pieces_and_warned_of(angle):
+    """An empty cell beside a line of pieces, doubted in the reading's grid, lands on the
+    detection's cells as the pieces do: beside the same piece, whichever grid direction the
+    reading was found from; a warning counts it, and the JSON lists it as [row, col]."""
+    reading = reading_along(angle, [(0, 0), (1, 0), (2, 0)])
+    reading.doubtful_empty = ((1, 1),)  # beside the middle piece, off the line
+    H = reading.grid.H
+    detection = build_detection(reading, (800, 600), load_profile(), 0.0)
+    ((row, col),) = detection.doubtful_empty
+    x, y, w = detection.homography @ (col, row, 1)
+    assert (x / w, y / w) == pytest.approx(tuple((H @ (1, 1, 1))[:2]))
+    assert "1 empty cell may hold a piece" in detection.warnings
+    assert detection.to_json()["doubtful_empty"] == [[row, col]]
 
 
 def test_a_photo_steeper_than_the_profile_allows_is_warned_of():

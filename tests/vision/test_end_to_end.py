@@ -1,4 +1,5 @@
 """The whole pipeline on the committed sample photos (rendered, with ground truth)."""
+import dataclasses
 import json
 from pathlib import Path
 
@@ -53,7 +54,8 @@ def test_every_sample_gives_a_contract_result_or_a_reason(name):
         assert str(exc)
         return
     out = detection.to_json(["canadian-style"])
-    assert set(out) >= {"game", "variant", "rules", "pieces", "illegal", "warnings"}
+    assert set(out) >= {"game", "variant", "rules", "pieces", "illegal", "warnings", "doubtful_empty"}
+    assert not {(r, c) for r, c in out["doubtful_empty"]} & {(p["row"], p["col"]) for p in out["pieces"]}
     w, h = out["image"]["width"], out["image"]["height"]
     for p in out["pieces"]:
         assert 0 <= p["confidence"] <= 1 and p["size"] in (1, 2, 3)
@@ -61,6 +63,12 @@ def test_every_sample_gives_a_contract_result_or_a_reason(name):
     assert min(p["row"] for p in out["pieces"]) == 0 and min(p["col"] for p in out["pieces"]) == 0
     overlay = vision.draw_overlay(rgb, detection)
     assert overlay.shape == (h, w, 3) == rgb.shape
+    beside = (-1, -1)  # a cell off the city's corner, marked as one to check
+    doubted = vision.draw_overlay(rgb, dataclasses.replace(detection, doubtful_empty=[beside]))
+    x, y, z = detection.homography @ (beside[1], beside[0], 1.0)
+    x, y = int(x / z), int(y / z)
+    near = (slice(max(y - 20, 0), y + 20), slice(max(x - 20, 0), x + 20))
+    assert not 0 <= x < w or not 0 <= y < h or (doubted[near] != overlay[near]).any()
 
 
 def test_a_photo_of_an_empty_table_says_so():

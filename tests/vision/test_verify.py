@@ -15,7 +15,7 @@ from vision.grid import GridFit
 from vision.edge_fit import edge_tensor
 from vision.model import outline
 from vision.pieces import Blob
-from vision.verify import check_reading, drop_edgeless, piece_poses
+from vision.verify import check_reading, doubt_empty_cells, drop_edgeless, piece_poses
 
 PROFILE = load_profile()
 SIZE = (640, 480)
@@ -106,3 +106,32 @@ def test_a_reading_with_no_edge_along_its_outline_is_dropped():
     edges = edge_tensor(rgb, (0, 0, 480, 360))
     kept = drop_edgeless(reading, piece_poses(reading, edges), edges, load_profile())
     assert [(p.col, p.row) for p in kept.pieces] == cells
+
+
+def test_empty_cells_where_an_outline_shows_are_doubted_and_the_bare_table_is_not():
+    """Four red pieces read, and two dark pieces near the table's shade that were not: one
+    beside the red ones, one beside it alone. Both cells are doubted, the one beside only
+    the other dark piece too; with the dark pieces taken away no cell is."""
+    camera = tilted_camera(15.0)
+    cells = [(0, 0), (1, 1), (2, 0), (3, 1)]
+    dark = (80, 74, 68)  # a black piece as a dim table shows it: a little darker than the table
+    reading = reading_of(camera, [(cell, 2, 0) for cell in cells])
+    for unseen, doubted in (([(1, 0), (1, -1)], ((1, -1), (1, 0))), ([], ())):
+        rgb = photo_of(camera, [(cell, [(2, RED)]) for cell in cells] + [(cell, [(2, dark)]) for cell in unseen])
+        edges = edge_tensor(rgb, (0, 0, 480, 360))
+        assert doubt_empty_cells(reading, piece_poses(reading, edges), edges, PROFILE).doubtful_empty == doubted
+
+
+def test_lines_of_the_table_s_grain_along_a_row_of_empty_cells_are_not_doubted():
+    """Two dark lines of grain run along the row beside the pieces, a piece's side apart: an
+    outline laid along them is as strong as a piece's on two sides, but has no edge on the
+    other two, and no cell is doubted."""
+    camera = tilted_camera(15.0)
+    cells = [(0, 0), (1, 1), (2, 0), (3, 1)]
+    reading = reading_of(camera, [(cell, 2, 0) for cell in cells])
+    rgb = photo_of(camera, [(cell, [(2, RED)]) for cell in cells])
+    for row in (-1.28, -0.72):
+        start, end = camera.project(np.array([[-1.5, row, 0.0], [4.5, row, 0.0]]))
+        cv2.line(rgb, tuple(int(v) for v in start), tuple(int(v) for v in end), (40, 36, 32), 3, cv2.LINE_AA)
+    edges = edge_tensor(rgb, (0, 0, 480, 360))
+    assert doubt_empty_cells(reading, piece_poses(reading, edges), edges, PROFILE).doubtful_empty == ()

@@ -1,6 +1,6 @@
 // The cell editor: a bottom sheet with colour and size buttons for a cell's piece and for a
 // piece stacked on top of it. Edits go straight into the entry; onChange() follows each one.
-import { COLORS, piecesAt, removePiece, setPiece, SIZES } from "./city.js";
+import { clearDoubt, COLORS, piecesAt, removePiece, setPiece, SIZES } from "./city.js";
 import { describeCell } from "./citygrid.js";
 import { el } from "./common.js";
 
@@ -59,6 +59,7 @@ export function cellEditor(dialog, entry, onChange) {
     open(row, col) {
       editing = { row, col, offset: { ...entry.offset } };
       fill();
+      if (clearDoubt(entry, row, col)) onChange();  // opened: the player has checked the cell
       dialog.showModal();
     },
   };

@@ -14,6 +14,12 @@ export function detectedPieces(detection) {
   }));
 }
 
+// Cells read empty where a piece may stand unseen (a black piece on a dark table, say): the
+// player checks them like the unsure pieces; the mark goes once the cell is opened.
+export function detectedDoubts(detection) {
+  return (detection.doubtful_empty || []).map(([row, col]) => ({ row, col }));
+}
+
 export function entryFromDetection(detection, previous) {
   return {
     source: "photo",
@@ -25,13 +31,14 @@ export function entryFromDetection(detection, previous) {
     homography: detection.grid && detection.grid.homography,
     offset: { row: 0, col: 0 },
     pieces: detectedPieces(detection),
+    doubtful: detectedDoubts(detection),
   };
 }
 
 export function manualEntry() {
   return {
     source: "manual", player: "", detected: null, photo: null,
-    photo_url: null, image: null, homography: null, offset: { row: 0, col: 0 }, pieces: [],
+    photo_url: null, image: null, homography: null, offset: { row: 0, col: 0 }, pieces: [], doubtful: [],
   };
 }
 
@@ -70,6 +77,17 @@ export function setPiece(entry, row, col, level, change, defaults) {
   normalise(entry);
 }
 
+export function isDoubtful(entry, row, col) {
+  return (entry.doubtful || []).some((d) => d.row === row && d.col === col);
+}
+
+// Drop the mark of a doubtful cell; whether there was one.
+export function clearDoubt(entry, row, col) {
+  if (!isDoubtful(entry, row, col)) return false;
+  entry.doubtful = entry.doubtful.filter((d) => !(d.row === row && d.col === col));
+  return true;
+}
+
 export function removePiece(entry, row, col, level) {
   entry.pieces = entry.pieces.filter((p) => !(p.row === row && p.col === col && p.level === level));
   for (const p of entry.pieces) {
@@ -82,7 +100,7 @@ function normalise(entry) {
   if (!entry.pieces.length) return;
   const r0 = Math.min(...entry.pieces.map((p) => p.row));
   const c0 = Math.min(...entry.pieces.map((p) => p.col));
-  for (const p of entry.pieces) {
+  for (const p of [...entry.pieces, ...(entry.doubtful || [])]) {
     p.row -= r0;
     p.col -= c0;
   }

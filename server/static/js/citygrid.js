@@ -1,6 +1,6 @@
 // The city as a plan of cells (row 0 at the top, as in the photo). Editable plans get a
 // border of empty cells around the city so pieces can be added on every side.
-import { bounds, piecesAt, SIZES } from "./city.js";
+import { bounds, isDoubtful, piecesAt, SIZES } from "./city.js";
 import { el } from "./common.js";
 
 const LETTER = { 1: "S", 2: "M", 3: "L" };
@@ -21,7 +21,7 @@ export function describeCell(entry, row, col) {
   const here = piecesAt(entry, row, col);
   const what = here.length
     ? here.map((p) => `${SIZES[p.size]} ${p.color}${p.level ? " on top" : ""}`).join(", ")
-    : "empty";
+    : `empty${isDoubtful(entry, row, col) ? " (check: a piece may stand here)" : ""}`;
   return `row ${row}, col ${col}: ${what}`;
 }
 
@@ -52,6 +52,8 @@ export function renderGrid(container, entry, options = {}) {
       const here = piecesAt(entry, r, c);
       const classes = ["cell"];
       if (!here.length) classes.push("empty");
+      const doubtful = !here.length && isDoubtful(entry, r, c);
+      if (doubtful) classes.push("doubtful");
       if (illegal.has(key)) classes.push("illegal");
       if (highlight.has(key)) classes.push("highlight");
       const attrs = {
@@ -62,6 +64,7 @@ export function renderGrid(container, entry, options = {}) {
         ? el("button", { ...attrs, type: "button", onclick: () => options.onTap(r, c) })
         : el("div", attrs);
       here.forEach((p) => cell.append(pieceNode(p, p.level > 0)));
+      if (doubtful) cell.append(el("span", { class: "doubt", text: "?" }));
       container.append(cell);
     }
   }

@@ -1,5 +1,5 @@
 // One saved game: its cities, photos and score sheets; delete it after a confirmation.
-import { detectedPieces } from "./city.js";
+import { detectedDoubts, detectedPieces } from "./city.js";
 import { renderGrid } from "./citygrid.js";
 import { api, describeGame, el, rulesById, showMessage } from "./common.js";
 import { drawOverlay } from "./overlay.js";
@@ -17,7 +17,7 @@ function photoBlock(p) {
   const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
   svg.setAttribute("class", "overlay");
   drawOverlay(svg, {
-    pieces: detectedPieces(detected), homography: detected.grid.homography,
+    pieces: detectedPieces(detected), doubtful: detectedDoubts(detected), homography: detected.grid.homography,
     image: detected.image, offset: { row: 0, col: 0 },
   });
   return el("figure", { class: "detected" }, el("div", { class: "photo-wrap" }, img, svg),

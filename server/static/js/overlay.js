@@ -63,6 +63,15 @@ export function drawOverlay(svg, entry, options = {}) {
   };
   mark(options.highlight || [], "cell-highlight");
   mark(options.illegal || [], "cell-illegal");
+  for (const d of entry.doubtful || []) {
+    const [x, y] = at(d.row, d.col);
+    const g = node("g", { class: "doubt-mark", "data-row": d.row, "data-col": d.col });
+    g.append(node("circle", { cx: x, cy: y, r: pitch * 0.32, "stroke-width": pitch * 0.05 }));
+    const label = node("text", { x, y, "font-size": pitch * 0.4, "text-anchor": "middle", "dominant-baseline": "central" });
+    label.textContent = "?";
+    g.append(label);
+    svg.append(g);
+  }
   for (const p of entry.pieces) {
     const [x, y] = at(p.row, p.col);
     const unsure = Boolean(p.unsure);

@@ -116,3 +116,45 @@ def test_a_60_mb_file_gets_a_friendly_line(page, tmp_path):
     page.locator("#gallery-input").set_input_files(str(huge))
     expect(page.locator("#capture-error")).to_contain_text("too large", timeout=30_000)
     expect(page.locator("#capture-error")).to_contain_text("enter the city by hand")
+
+
+def test_an_empty_cell_in_doubt_is_marked_until_the_player_opens_it(page, sample_photo):
+    """The detection doubts an empty cell beside the city (as where a black piece on a dark
+    table may have gone unseen; the answer is edited to hold one, whatever the photo shows):
+    the photo and the plan mark it, the mark survives a reload, and it goes once the player
+    opens the cell, who can then put the missed piece there."""
+    def with_a_doubt(route):
+        response = route.fetch()
+        detection = response.json()
+        taken = {(p["row"], p["col"]) for p in detection["pieces"]}
+        detection["doubtful_empty"] = [next([r + dr, c + dc] for r, c in sorted(taken)
+                                            for dr, dc in ((0, -1), (-1, 0), (0, 1), (1, 0))
+                                            if (r + dr, c + dc) not in taken)]
+        route.fulfill(response=response, json=detection)
+
+    page.route("**/api/detect", with_a_doubt)
+    start_photo_game(page)
+    page.locator("#gallery-input").set_input_files(str(sample_photo))
+    expect(page).to_have_url(re.compile(r"/review$"), timeout=90_000)
+    _, entry = draft_entry(page)
+    ((row, col),) = [(d["row"], d["col"]) for d in entry["doubtful"]]
+    mark = page.locator(f"#overlay g.doubt-mark[data-row='{row}'][data-col='{col}']")
+    cell = page.locator(f"#grid .cell.doubtful[data-row='{row}'][data-col='{col}']")
+    expect(mark).to_have_count(1)
+    expect(cell).to_have_count(1)
+    expect(cell).to_have_attribute("aria-label", re.compile("empty .check: a piece may stand here"))
+    page.reload()
+    expect(page.locator("#grid .cell.doubtful")).to_have_count(1)
+
+    page.locator(f"#grid .cell[data-row='{row}'][data-col='{col}']").click()
+    editor = page.locator("#cell-editor")
+    expect(editor.locator("#editor-title")).to_contain_text(f"row {row}, col {col}: empty")
+    layer = editor.locator(".layer[data-level='0']")
+    layer.locator(".swatch[data-color='black']").click()
+    layer.locator(".size[data-size='2']").click()
+    editor.get_by_role("button", name="Done").click()
+    expect(page.locator("#overlay g.doubt-mark")).to_have_count(0)
+    expect(page.locator("#grid .cell.doubtful")).to_have_count(0)
+    _, entry = draft_entry(page)
+    assert entry["doubtful"] == []
+    assert len(entry["pieces"]) == len(entry["detected"]["pieces"]) + 1
