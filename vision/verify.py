@@ -119,7 +119,8 @@ def doubt_empty_cells(reading: CityReading, poses: dict[tuple[int, int, int], np
     if edges is None or reading.edge_scale is None or len(lower) < _MIN_EDGE_COMPARED:
         return reading
     cells = np.array([[p.col, p.row] for p in lower], np.float64)
-    typical = np.median(outline_strengths(edges, reading.camera, cells, np.array([poses[p.col, p.row, p.size] for p in lower])))
+    typical = np.median(outline_strengths(edges, reading.camera, cells,
+                                          np.array([poses[p.col, p.row, p.size] for p in lower])))
     seen = {(p.col, p.row) for p in reading.pieces}
     ring = _beside(reading, edges, seen, seen)
     if not ring:
@@ -127,13 +128,15 @@ def doubt_empty_cells(reading: CityReading, poses: dict[tuple[int, int, int], np
     strength, weakest = _best_outlines(reading, ring, edges)
     least = max(profile.empty_doubt_share * typical, profile.empty_doubt_contrast * float(np.median(strength)))
     doubtful = []
-    while ring:
+    while True:
         found = [cell for cell, s, w in zip(ring, strength, weakest)
                  if s >= least and w >= profile.empty_doubt_side_share * typical]
         doubtful += found
         seen |= set(ring)
         ring = _beside(reading, edges, found, seen)
-        strength, weakest = _best_outlines(reading, ring, edges) if ring else (None, None)
+        if not ring:
+            break
+        strength, weakest = _best_outlines(reading, ring, edges)
     if doubtful:
         logger.info("%d empty cell(s) may hold a piece", len(doubtful))
     return dataclasses.replace(reading, doubtful_empty=tuple(sorted(doubtful)))
