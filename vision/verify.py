@@ -152,7 +152,8 @@ def _beside(reading: CityReading, edges: EdgeTensor, cells, seen: set[tuple[int,
     return [cell for cell, inside in zip(near, edges.holds(centres)) if inside]
 
 
-def _best_outlines(reading: CityReading, cells: list[tuple[int, int]], edges: EdgeTensor) -> tuple[np.ndarray, np.ndarray]:
+def _best_outlines(reading: CityReading, cells: list[tuple[int, int]],
+                   edges: EdgeTensor) -> tuple[np.ndarray, np.ndarray]:
     """On each of ``cells`` (col, row), the pyramid of any size (its side at
     ``reading.edge_scale``) at the pose (:func:`edge_fit.fit_poses`) whose outline runs
     along the strongest of the photo's ``edges``: (len(cells),) that strength, and
