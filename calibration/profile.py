@@ -230,6 +230,9 @@ class Profile:
     print_contrast: float
     print_noise_ratio: float
     print_min_overlap: float
+    print_doubt_contrast: float
+    print_doubt_noise_ratio: float
+    print_doubt_overlap: float
     second_look_size_cost: float
     edge_ratio: float
     edge_outline_ratio: float

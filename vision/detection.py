@@ -94,7 +94,9 @@ def build_detection(reading, image_size, profile, seconds: float) -> Detection:
                             p.confidence, p.center, p.outline)
               for p, (col, row) in sorted(zip(reading.pieces, cells), key=lambda pc: (pc[1][1], pc[1][0], pc[0].level))]
     warnings = _uncertain_warning(pieces, profile.max_uncertain_confidence)
-    doubtful = sorted((int(row) - r0, int(col) - c0) for col, row in (turn @ cell for cell in reading.doubtful_empty))
+    taken = {(p.col, p.row) for p in reading.pieces}  # a piece read later on a doubted cell settles it
+    doubtful = sorted((int(row) - r0, int(col) - c0)
+                      for col, row in (turn @ cell for cell in reading.doubtful_empty if cell not in taken))
     if doubtful:
         warnings.append(f"{len(doubtful)} empty cell{'s' if len(doubtful) > 1 else ''} may hold a piece")
     tilt = reading.camera.tilt_deg

@@ -63,7 +63,8 @@ def add_unseen(reading: CityReading, differs: np.ndarray, strength: np.ndarray, 
     matches the outline of one pyramid size: intersection over union at least
     ``unseen_min_overlap``; on a plain table (``colours.plain``), also faint pieces
     (:func:`_faint_piece_in_cell`), on a print, pieces that stand out (``strength``, float32
-    (H, W)) only a little but all over (:func:`_print_piece_in_cell`), and where ``edges``
+    (H, W)) only a little but all over (:func:`_print_piece_in_cell`; the cells where such a
+    piece may stand, too little to read, are added to ``doubtful_empty``), and where ``edges``
     (from :func:`relative_edges`) are given, black pieces seen only by their edges
     (:func:`_edged_piece_in_cell`). Their colour is read from their median log ratio as the
     candidates' were, by ``colours`` (:class:`PhotoColours`: the piece colour model on a
@@ -76,6 +77,7 @@ def add_unseen(reading: CityReading, differs: np.ndarray, strength: np.ndarray, 
     explained, counts = _explained(pieces, differs.shape), _colour_counts(pieces)
     occupied = {(p.col, p.row) for p in pieces}
     frontier = sorted({(c + dc, r + dr) for c, r in occupied for dc, dr in NEIGHBOURS} - occupied)
+    doubtful = []
     while frontier and len(pieces) < profile.max_candidates:
         col, row = frontier.pop(0)
         occupied.add((col, row))
@@ -86,8 +88,9 @@ def add_unseen(reading: CityReading, differs: np.ndarray, strength: np.ndarray, 
         if found is None and colours.plain:
             found = _faint_piece_in_cell((col, row), shapes, box, explained, log_ratio, colours, counts, profile)
         if found is None and not colours.plain:
-            found = _print_piece_in_cell((col, row), shapes, box, explained, strength, log_ratio, colours, counts,
-                                         profile)
+            found, doubted = _print_piece_in_cell((col, row), shapes, box, explained, strength, log_ratio, colours,
+                                                  counts, profile)
+            doubtful += [(col, row)] * doubted
         if found is None and edges is not None:
             found = _edged_piece_in_cell(reading, (col, row), shapes, box, explained, edges, counts,
                                           {(p.col, p.row) for p in pieces}, profile)
@@ -101,7 +104,7 @@ def add_unseen(reading: CityReading, differs: np.ndarray, strength: np.ndarray, 
         known = len(reading.pieces)
         pieces = _sizes_with_rules(pieces, known, reading, profile,
                                    _edge_costs(pieces[known:], reading, outline_edges, profile))
-    return dataclasses.replace(reading, pieces=pieces)
+    return dataclasses.replace(reading, pieces=pieces, doubtful_empty=tuple(sorted({*reading.doubtful_empty, *doubtful})))
 
 
 def _colour_counts(pieces: list[Reading]) -> np.ndarray:
@@ -301,10 +304,11 @@ def _faint_piece_in_cell(cell, shapes, box, explained, log_ratio, colours, count
 
 
 def _print_piece_in_cell(cell, shapes, box, explained, strength, log_ratio, colours, counts,
-                         profile: Profile) -> Reading | None:
+                         profile: Profile) -> tuple[Reading | None, bool]:
     """The piece on ``cell`` (col, row) of a printed table that shares a colour with the
     print (a blue pyramid on a blue check, or on pink with blue stripes, where the stripes'
-    blurred edges give the palette a purple), or None. Each of its pixels stands out from the
+    blurred edges give the palette a purple), or None; and whether, none read, a piece may
+    stand there (:func:`_print_doubt`). Each of its pixels stands out from the
     print only a little (``strength``, float32 (H, W), :func:`vision.colour.off_table_strength`),
     less than any pixel test may ask without reading the print's edges as pieces, but it does
     so all over the piece, while the print round it does not: the median strength inside the
@@ -324,21 +328,23 @@ def _print_piece_in_cell(cell, shapes, box, explained, strength, log_ratio, colo
     smallest = window_mask(shapes[0], box)
     inner = (cv2.erode(smallest, _GAP_KERNEL) > 0) & free
     if ring.sum() < 20 or inner.sum() < 0.5 * smallest.sum():
-        return None  # mostly covered by pieces already read
+        return None, False  # mostly covered by pieces already read
     around = float(np.median(window[ring]))
     spread = 1.4826 * float(np.median(np.abs(window[ring] - around)))
     contrast = float(np.median(window[inner])) - around
-    if contrast < profile.print_contrast or contrast < profile.print_noise_ratio * spread:
-        return None
+    readable = contrast >= profile.print_contrast and contrast >= profile.print_noise_ratio * spread
+    doubtable = contrast >= profile.print_doubt_contrast and contrast >= profile.print_doubt_noise_ratio * spread
+    if not (readable or doubtable):
+        return None, False
     above = ((window > around + contrast / 2) & free).astype(np.uint8)
     _, parts = cv2.connectedComponents(cv2.morphologyEx(above, cv2.MORPH_OPEN, _GAP_KERNEL))
     touching = np.unique(parts[inner & (parts > 0)])
     seen = np.isin(parts, touching[touching > 0])
     overlap, size, shape, inside = _best_outline(seen, shapes, box)
-    if overlap < profile.print_min_overlap:
-        return None
+    if not readable or overlap < profile.print_min_overlap:
+        return None, doubtable and overlap >= profile.print_doubt_overlap
     color = colours.color(np.median(log_ratio[y0:y1, x0:x1][inside], axis=0), counts >= MAX_PER_COLOR)
-    return Reading(int(cell[0]), int(cell[1]), color, size, 0, 0.5, _centre(shape), shape)
+    return Reading(int(cell[0]), int(cell[1]), color, size, 0, 0.5, _centre(shape), shape), False
 
 
 def _edged_piece_in_cell(reading: CityReading, cell, shapes, box, explained, edges, counts, taken,

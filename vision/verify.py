@@ -105,7 +105,7 @@ def drop_edgeless(reading: CityReading, poses: dict[tuple[int, int, int], np.nda
 
 def doubt_empty_cells(reading: CityReading, poses: dict[tuple[int, int, int], np.ndarray],
                       edges: EdgeTensor | None, profile: Profile) -> CityReading:
-    """``reading`` with its ``doubtful_empty`` cells: the empty cells beside its pieces (and
+    """``reading`` with more ``doubtful_empty`` cells: the empty cells beside its pieces (and
     beside those cells, and so on; within the window of ``edges``) where the outline of a
     pyramid of some size, laid on the photo's ``edges`` at its best pose
     (:func:`_best_outlines`), runs along edges at least ``empty_doubt_share`` as strong as
@@ -139,7 +139,7 @@ def doubt_empty_cells(reading: CityReading, poses: dict[tuple[int, int, int], np
         strength, weakest = _best_outlines(reading, ring, edges)
     if doubtful:
         logger.info("%d empty cell(s) may hold a piece", len(doubtful))
-    return dataclasses.replace(reading, doubtful_empty=tuple(sorted(doubtful)))
+    return dataclasses.replace(reading, doubtful_empty=tuple(sorted({*reading.doubtful_empty, *doubtful})))
 
 
 def _beside(reading: CityReading, edges: EdgeTensor, cells, seen: set[tuple[int, int]]) -> list[tuple[int, int]]:

@@ -150,6 +150,24 @@ def test_a_piece_that_stands_out_a_little_all_over_a_print_is_found_and_flagged(
     assert len(check_reading(reading, lines_only, log_ratio, blobs_of(reading), False, BRIGHT, PROFILE).pieces) == 3
 
 
+def test_a_piece_that_stands_out_too_little_from_a_grainy_print_to_read_leaves_its_cell_doubted():
+    """The blue pyramid of the test above, standing out by 0.12 all over, on a print whose
+    grain spreads as much: too little to read it, enough to doubt its cell for the player;
+    the print alone leaves no cell doubted."""
+    reading = straight_down_reading([(0, 0, "red", 3), (1, 0, "yellow", 2), (1, 1, "green", 1)])
+    _, log_ratio = scene(reading, hidden=[(2, 1, "blue", 2)])
+    piece = np.zeros(log_ratio.shape[:2], np.uint8)
+    cv2.fillConvexPoly(piece, np.round(outline(reading.camera, np.array([2.0, 1.0]), 2, PITCH_MM)).astype(np.int32), 1)
+    for standing, doubted in ((0.12, ((2, 1),)), (0.0, ())):
+        rng = np.random.default_rng(5)
+        strength = striped_print(log_ratio.shape[:2], rng) + np.abs(rng.normal(0, 0.1, log_ratio.shape[:2])).astype(np.float32)
+        for p in reading.pieces:
+            cv2.fillConvexPoly(strength, np.round(p.outline).astype(np.int32), 1.0)
+        strength[piece > 0] += standing
+        found = check_reading(reading, strength, log_ratio, blobs_of(reading), False, BRIGHT, PROFILE)
+        assert len(found.pieces) == 3 and found.doubtful_empty == doubted
+
+
 def flagged_additions(found, known):
     """The pieces ``found`` beyond the ``known`` first ones, as (col, row, colour, size,
     whether flagged for the player to check)."""
