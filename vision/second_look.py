@@ -104,7 +104,8 @@ def add_unseen(reading: CityReading, differs: np.ndarray, strength: np.ndarray, 
         known = len(reading.pieces)
         pieces = _sizes_with_rules(pieces, known, reading, profile,
                                    _edge_costs(pieces[known:], reading, outline_edges, profile))
-    return dataclasses.replace(reading, pieces=pieces, doubtful_empty=tuple(sorted({*reading.doubtful_empty, *doubtful})))
+    return dataclasses.replace(reading, pieces=pieces,
+                               doubtful_empty=tuple(sorted({*reading.doubtful_empty, *doubtful})))
 
 
 def _colour_counts(pieces: list[Reading]) -> np.ndarray:
@@ -308,18 +309,21 @@ def _print_piece_in_cell(cell, shapes, box, explained, strength, log_ratio, colo
     """The piece on ``cell`` (col, row) of a printed table that shares a colour with the
     print (a blue pyramid on a blue check, or on pink with blue stripes, where the stripes'
     blurred edges give the palette a purple), or None; and whether, none read, a piece may
-    stand there (:func:`_print_doubt`). Each of its pixels stands out from the
-    print only a little (``strength``, float32 (H, W), :func:`vision.colour.off_table_strength`),
-    less than any pixel test may ask without reading the print's edges as pieces, but it does
-    so all over the piece, while the print round it does not: the median strength inside the
-    smallest size's projected outline must exceed that of a thin ring round the largest by
+    stand there. Each of its pixels stands out from the print only a little (``strength``,
+    float32 (H, W), :func:`vision.colour.off_table_strength`), less than any pixel test may
+    ask without reading the print's edges as pieces, but it does so all over the piece,
+    while the print round it does not: the median strength inside the smallest size's
+    projected outline must exceed that of a thin ring round the largest by
     ``print_contrast`` and by ``print_noise_ratio`` times the ring's own spread. Its size is
     then the one whose projected outline best matches (intersection over union, at least
     ``print_min_overlap``) what stands out more than halfway from the ring's level to the
-    inside's, opened to drop the print's thin lines and kept where it touches the inside; its
-    colour is read from the median log ratio (float32 (H, W, 3)) there (``colours``,
+    inside's, opened to drop the print's thin lines and kept where it touches the inside;
+    its colour is read from the median log ratio (float32 (H, W, 3)) there (``colours``,
     :class:`PhotoColours`). Such a piece is read with confidence 0.5, so it is flagged for
-    the player to check. ``shapes`` and ``box``: from :func:`_cell_outlines`."""
+    the player to check. Where the inside stands out by ``print_doubt_contrast`` and
+    ``print_doubt_noise_ratio`` times the ring's spread, and an outline matches what stands
+    out by ``print_doubt_overlap``, but the piece is not read, a piece may stand there.
+    ``shapes`` and ``box``: from :func:`_cell_outlines`."""
     x0, y0, x1, y1 = box
     free = explained[y0:y1, x0:x1] == 0
     window = strength[y0:y1, x0:x1]
