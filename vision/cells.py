@@ -72,6 +72,11 @@ class CityReading:
     doubtful_empty: tuple[tuple[int, int], ...] = ()
 
 
+def cells_beside(cells, taken) -> list[tuple[int, int]]:
+    """The cells (col, row) next to any of ``cells`` (col, row) and not in ``taken``, in order."""
+    return sorted({(col + dc, row + dr) for col, row in cells for dc, dr in NEIGHBOURS} - set(taken))
+
+
 def read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: float, plain: bool,
                 profile: Profile, edges: EdgeTensor | None = None) -> CityReading:
     """Turn candidates into pieces on cells. ``image_size`` is (width, height); ``plain``:

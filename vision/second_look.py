@@ -33,7 +33,7 @@ from calibration import PieceColorModel, Profile
 from calibration.profile import BLACK, COLOR_ORDER
 
 from .camera import apply_homography
-from .cells import NEIGHBOURS, PER_KIND, SIZES, CityReading, Reading, least_sizes
+from .cells import PER_KIND, SIZES, CityReading, Reading, cells_beside, least_sizes
 from .classify import MAX_PER_COLOR, likely_sizes
 from .edge_fit import EdgeTensor, size_costs
 from .model import outline, silhouettes, window_mask
@@ -76,7 +76,7 @@ def add_unseen(reading: CityReading, differs: np.ndarray, strength: np.ndarray, 
         return reading
     explained, counts = _explained(pieces, differs.shape), _colour_counts(pieces)
     occupied = {(p.col, p.row) for p in pieces}
-    frontier = sorted({(c + dc, r + dr) for c, r in occupied for dc, dr in NEIGHBOURS} - occupied)
+    frontier = cells_beside(occupied, occupied)
     doubtful = []
     while frontier and len(pieces) < profile.max_candidates:
         col, row = frontier.pop(0)
@@ -97,7 +97,7 @@ def add_unseen(reading: CityReading, differs: np.ndarray, strength: np.ndarray, 
         if found is None:
             continue
         _take(found, pieces, counts, explained)
-        frontier += sorted({(col + dc, row + dr) for dc, dr in NEIGHBOURS} - occupied - set(frontier))
+        frontier += cells_beside([(col, row)], occupied | set(frontier))
     added = len(pieces) - len(reading.pieces)
     if added:
         logger.info("%d piece(s) found on a second look at empty cells", added)

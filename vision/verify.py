@@ -20,7 +20,7 @@ import numpy as np
 from calibration import Profile
 from calibration.profile import COLOR_ORDER
 
-from .cells import NEIGHBOURS, CityReading
+from .cells import CityReading, cells_beside
 from .edge_fit import EdgeTensor, fit_poses, outline_strengths, weakest_sides
 from .faces import add_face_stacks
 from .model import BASE_MM, window_mask
@@ -145,7 +145,7 @@ def doubt_empty_cells(reading: CityReading, poses: dict[tuple[int, int, int], np
 def _beside(reading: CityReading, edges: EdgeTensor, cells, seen: set[tuple[int, int]]) -> list[tuple[int, int]]:
     """The cells (col, row) beside ``cells`` but not ``seen`` whose centre the camera of
     ``reading`` sees within the window of ``edges``, in order."""
-    near = sorted({(col + dc, row + dr) for col, row in cells for dc, dr in NEIGHBOURS} - seen)
+    near = cells_beside(cells, seen)
     if not near:
         return []
     centres = reading.camera.project(np.hstack([np.array(near, np.float64), np.zeros((len(near), 1))]))
