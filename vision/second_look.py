@@ -90,7 +90,8 @@ def add_unseen(reading: CityReading, differs: np.ndarray, strength: np.ndarray, 
         if found is None and not colours.plain:
             found, doubted = _print_piece_in_cell((col, row), shapes, box, explained, strength, log_ratio, colours,
                                                   counts, profile)
-            doubtful += [(col, row)] * doubted
+            if doubted:
+                doubtful.append((col, row))
         if found is None and edges is not None:
             found = _edged_piece_in_cell(reading, (col, row), shapes, box, explained, edges, counts,
                                           {(p.col, p.row) for p in pieces}, profile)
