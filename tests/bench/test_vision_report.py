@@ -1,8 +1,8 @@
-"""The vision benchmark's figures by rendering condition, and its steadiness figures."""
+"""The vision benchmark's figures by rendering condition, its steadiness and camera tilt figures."""
 import time
 from collections import Counter
 
-from bench.vision import by_condition, conditions, steadiness, timed
+from bench.vision import by_condition, conditions, steadiness, tilt_summary, timed
 
 
 def _scene(table="wood", elevation=60.0, tilt=5.0, phone_shadow=False):
@@ -44,3 +44,15 @@ def test_timing_counts_the_work_done_not_the_time_waited():
     result, cpu, wall = timed(lambda: time.sleep(0.2) or "read")
     assert result == "read"
     assert wall >= 0.2 and cpu < 0.1
+
+
+def test_the_tilt_summary_counts_photos_fitted_far_off_their_true_tilt():
+    tilts = [(20.0, 19.0, True),  # 1 degree off
+             (25.0, 0.5, False),  # a small city fitted flat: 24.5 off
+             (0.0, 9.0, True),  # 9 off, read exactly all the same
+             (10.0, 13.0, True),  # 3 off
+             (15.0, None, False)]  # no city found: not counted
+    summary = tilt_summary(tilts)
+    assert summary["median_error_deg"] == 6.0
+    assert summary["photos_off_by_over_8_deg"] == "2/4" and summary["exact_among_them"] == "1/2"
+    assert tilt_summary([])["photos_off_by_over_8_deg"] == "0/0"
