@@ -119,9 +119,9 @@ def main() -> None:
 
 
 def _read(data: bytes, side: int, profile) -> dict:
-    """The ``pieces`` (city JSON) and ``doubtful_empty`` cells read in the photo ``data`` by
-    :func:`vision.read_photo`, first worked on at ``side`` pixels; none where no city is
-    found."""
+    """The ``detect --json`` object of the photo ``data`` (its ``pieces``, ``doubtful_empty``
+    cells and ``grid`` among the rest) as read by :func:`vision.read_photo`, first worked on
+    at ``side`` pixels; where no city is found, no pieces nor cells, and no ``grid``."""
     try:
         return vision.read_photo(data, dataclasses.replace(profile, working_side=side))[1].to_json()
     except vision.VisionError:
