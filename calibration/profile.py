@@ -191,6 +191,8 @@ class Profile:
     oblique_warning_deg: float
     shadow_warning_ratio: float
     steep_refit_prior_deg: float
+    tilt_anchor_margin: float
+    tilt_edge_margin: float
     size_tolerance: float
     outline_tolerance: float
     edge_size_weight: float

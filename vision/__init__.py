@@ -8,7 +8,8 @@
                                                   # reading breaks the game's rules
 
 Stages, one module each: load, colour (table-relative colour), pieces (candidates), cards
-(what is printed on a rule card is not pieces), grid (lattice and camera), classify (colour
+(what is printed on a rule card is not pieces), grid (lattice and camera), tilt (the camera's
+tilt told by the pieces' ridges where the lattice cannot tell it), classify (colour
 and size), cells (snapping to cells), edge_fit (each piece's outline laid on the photo's
 edges: its size where a shadow or a lost face blurs what is seen of it), stacks (two colours
 in a cell: a stack or not), verify (the reading checked against the photo), second_look (the

@@ -19,11 +19,16 @@ class CameraPrior:
     """What is known of the camera before the grid is fitted: ``K`` (3, 3) camera matrix
     (:func:`intrinsics`); ``anchor_noise``: how far a piece's anchor may be off its cell
     centre, in pitches; ``tilt_prior_deg``: the typical tilt from straight down (a Gaussian
-    prior on its sine)."""
+    prior on its sine, round ``toward``); ``toward``: the tilt expected, as where the camera
+    looks across the table: the (col, row) part of its optical axis in grid units, of length
+    the sine of the tilt (:func:`looking_toward`); None for straight down, a tilt that only a
+    grid large enough to show its foreshortening fits (:func:`vision.grid.fit_grid`); given,
+    a tilt told otherwise (:mod:`vision.tilt`), fitted on a grid of any size."""
 
     K: np.ndarray
     anchor_noise: float
     tilt_prior_deg: float
+    toward: tuple[float, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -45,6 +50,13 @@ class Camera:
         """Angle between the optical axis and straight down, degrees."""
         axis = self.P[2, :3] / np.linalg.norm(self.P[2, :3])
         return float(np.degrees(np.arccos(min(1.0, abs(axis[2])))))
+
+
+def looking_toward(camera: Camera) -> np.ndarray:
+    """(2,) where ``camera`` looks across the table: the (col, row) part of its optical axis
+    (a unit vector), of length the sine of its tilt (see :class:`CameraPrior`)."""
+    axis = camera.P[2, :3] / np.linalg.norm(camera.P[2, :3])
+    return axis[:2] * np.sign(-axis[2] or 1.0)
 
 
 def intrinsics(image_size: tuple[int, int], hfov_deg: float) -> np.ndarray:
@@ -86,9 +98,26 @@ def fit_pose(cells: np.ndarray, points: np.ndarray, weights: np.ndarray, prior: 
     ``cells``: (N, 2) float (col, row); ``points``: (N, 2) image (x, y); ``weights``: (N,);
     ``cell_side_px``: the side of a cell in pixels, which scales the anchors' noise.
     Returns (3, 3) with H[2, 2] = 1."""
+    return _fit_pose(cells, points, weights, prior, starts, cell_side_px)[0]
+
+
+def anchor_misfit(cells: np.ndarray, points: np.ndarray, weights: np.ndarray, prior: CameraPrior,
+                  starts: list[np.ndarray], cell_side_px: float) -> tuple[np.ndarray, float]:
+    """:func:`fit_pose`'s homography and how far the points lie off it: the weighted sum of
+    their squared distances from their cells' projections, in units of the anchors' noise
+    (the prior on the tilt not counted)."""
+    H, residual = _fit_pose(cells, points, weights, prior, starts, cell_side_px)
+    return H, float(residual[:-2] @ residual[:-2])
+
+
+def _fit_pose(cells: np.ndarray, points: np.ndarray, weights: np.ndarray, prior: CameraPrior,
+              starts: list[np.ndarray], cell_side_px: float) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`fit_pose`, and its residuals at the fit (2N + 2,): the points' (weighted, in
+    units of the anchors' noise), then the tilt's off its prior."""
     K = prior.K
     root = np.sqrt(weights)[:, None] / max(prior.anchor_noise * cell_side_px, 1e-6)
     tilt_scale = np.sin(np.radians(prior.tilt_prior_deg))
+    toward = np.zeros(2) if prior.toward is None else np.asarray(prior.toward, np.float64)
 
     grid, target = np.asarray(cells, np.float64).T, np.asarray(points, np.float64).T  # (2, N)
 
@@ -103,7 +132,7 @@ def fit_pose(cells: np.ndarray, points: np.ndarray, weights: np.ndarray, prior: 
         """The residuals (2N + 2,) at ``params``."""
         R, _, _, seen = projection(params)
         # the optical axis's horizontal part in table coordinates is the sine of the tilt
-        return np.concatenate([((seen - target) * root.T).ravel(), R[2, :2] / tilt_scale])
+        return np.concatenate([((seen - target) * root.T).ravel(), (R[2, :2] - toward) / tilt_scale])
 
     def jacobian(params):
         """The residuals' Jacobian (2N + 2, 6) at ``params``."""
@@ -133,7 +162,7 @@ def fit_pose(cells: np.ndarray, points: np.ndarray, weights: np.ndarray, prior: 
         else:
             damping *= 5
     H = _pose_homography(params, K)
-    return H / H[2, 2]
+    return H / H[2, 2], r
 
 
 def _pose(H: np.ndarray, K: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

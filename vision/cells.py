@@ -18,10 +18,11 @@ from .camera import Camera, CameraPrior, camera_from_homography, intrinsics
 from .classify import (classify_colors, color_confidence, color_costs, likely_sizes, size_confidence, size_scores,
                        within_supply)
 from .edge_fit import EdgeTensor, edge_scale, fit_sides, size_costs
-from .grid import GridFit, fit_grid
-from .model import BASE_MM, outline, pyramid_points, seat_height_mm, silhouettes
+from .grid import GridFit, cell_side, fit_grid
+from .model import BASE_MM, base_centres, outline, pyramid_points, seat_height_mm, silhouettes
 from .pieces import Blob
 from .stacks import split_stack
+from .tilt import RUNG_DEG, told_tilt, within_rung
 
 PITCH_MM_CHOICES = np.arange(26.0, 43.0, 1.0)  # plausible grid pitches (design: roughly 27-40 mm)
 SIZES = (1, 2, 3)
@@ -101,19 +102,32 @@ def read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: fl
     bent by stray candidates (a lamp's hot spot, the edge of a shadow) than a photo taken
     from above: the reading is made again with the tilt prior narrowed to
     ``steep_refit_prior_deg``, and kept if its camera is less tilted. A photo that is truly
-    oblique still fits steeply."""
+    oblique still fits steeply.
+
+    A small city's anchors fit a grid seen straight down as well as a tilted one; where the
+    pieces' ridges in the photo's ``edges`` tell another tilt (:func:`vision.tilt.told_tilt`),
+    the reading is made again with the prior on the tilt round that one, and kept where its
+    camera's tilt stays near it (:func:`vision.tilt.within_rung`: else the anchors of the
+    whole reading tell against it)."""
     reading = _read_pieces(blobs, image_size, spacing_hint, plain, profile, edges)
     if reading.camera.tilt_deg > profile.max_tilt_deg:
         again = _read_pieces(blobs, image_size, spacing_hint, plain,
                              dataclasses.replace(profile, tilt_prior_deg=profile.steep_refit_prior_deg), edges)
         if again.camera.tilt_deg < reading.camera.tilt_deg:
+            reading = again
+    toward = None if edges is None else told_tilt(reading, edges, image_size, profile)
+    if toward is not None:
+        again = _read_pieces(blobs, image_size, spacing_hint, plain, dataclasses.replace(profile, tilt_prior_deg=RUNG_DEG),
+                             edges, toward)
+        if within_rung(again.camera, toward):
             return again
     return reading
 
 
 def _read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: float, plain: bool,
-                 profile: Profile, edges: EdgeTensor | None) -> CityReading:
-    """:func:`read_pieces` with the camera prior of ``profile``."""
+                 profile: Profile, edges: EdgeTensor | None, toward: tuple[float, float] | None = None) -> CityReading:
+    """:func:`read_pieces` with the camera prior of ``profile``, round the tilt ``toward``
+    (see :class:`vision.camera.CameraPrior`)."""
     features, chromas = np.array([b.feature for b in blobs]), np.array([b.chroma for b in blobs])
     offset = shared_offset(features, chromas, profile)
     outlier = profile.piece_colors.outlier_cost if plain else None
@@ -131,7 +145,7 @@ def _read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: f
     # a cell is wider than a typical piece, as its solid part tells: a long shadow on a light
     # table can double a candidate's area, and its area would rule out the true pitch
     min_pitch = np.sqrt(np.percentile([b.solid_area for b in blobs], profile.typical_piece_percentile))
-    prior = CameraPrior(intrinsics(image_size, profile.hfov_deg), profile.anchor_noise, profile.tilt_prior_deg)
+    prior = CameraPrior(intrinsics(image_size, profile.hfov_deg), profile.anchor_noise, profile.tilt_prior_deg, toward)
     tolerance = (profile.lattice_tolerance, profile.lattice_tolerance_growth)
 
     def settled_grid(min_pitch: float) -> tuple[GridFit, float]:
@@ -142,7 +156,7 @@ def _read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: f
             camera = camera_from_homography(fit.H, image_size, profile.hfov_deg)
             sizes, grid_pitch_mm = _cell_sizes_and_pitch(camera, fit.cells, areas, colors, profile, pitches)
             pitches = PITCH_MM_CHOICES[np.abs(PITCH_MM_CHOICES - grid_pitch_mm) <= 2]  # refits move it little
-            anchors = _base_points(camera, centers, fit.cells, sizes, grid_pitch_mm)
+            anchors = base_centres(camera, centers, fit.cells, sizes, grid_pitch_mm)
             fit = fit_grid(anchors, spacing_hint, tolerance, trust, min_pitch, prior)
             refits.append((fit, grid_pitch_mm))
         return min(refits, key=lambda refit: np.average(refit[0].residual, weights=trust))  # anchors nearest nodes
@@ -185,11 +199,7 @@ def _occupied(fit: GridFit) -> int:
 
 def _pixel_pitch(fit: GridFit) -> float:
     """The side in pixels of a cell of ``fit`` in the middle of its cells."""
-    centre = np.median(fit.cells, axis=0)
-    corners = np.array([centre, centre + (1, 0), centre + (0, 1)], np.float64)
-    projected = fit.H @ np.vstack([corners.T, np.ones(3)])
-    x, y = projected[:2] / projected[2]
-    return float(np.sqrt(abs((x[1] - x[0]) * (y[2] - y[0]) - (x[2] - x[0]) * (y[1] - y[0]))))
+    return cell_side(fit.H, np.median(fit.cells, axis=0))
 
 
 def _predicted_areas(camera: Camera, cells: np.ndarray, pitch_mm: float, elevation_mm=None) -> np.ndarray:
@@ -232,15 +242,6 @@ def _sizes_and_pitch(camera: Camera, cells: np.ndarray, areas: np.ndarray, color
                                profile.same_size_cost, PER_KIND, profile.surplus_cost)
     best = int(np.argmin(cost))
     return sizes[best] + 1, float(pitches[best])
-
-
-def _base_points(camera: Camera, centers: np.ndarray, cells: np.ndarray, sizes: np.ndarray,
-                 pitch_mm: float) -> np.ndarray:
-    """(N, 2) where the base centres are in the image, given the seen centres (N, 2) of
-    pieces of ``sizes`` (N,) on ``cells`` (N, 2) (col, row)."""
-    _, seen = silhouettes(camera, cells, sizes, pitch_mm)
-    base = camera.project(np.hstack([np.asarray(cells, np.float64), np.zeros((len(cells), 1))]))
-    return np.asarray(centers) - (seen - base)
 
 
 def _best_fitting_pitch(camera: Camera, by_cell: dict, blobs: list[Blob], colors: np.ndarray,

@@ -112,16 +112,19 @@ def _lattice_start(points: np.ndarray, weights: np.ndarray, spacing_hint: float,
 def _fit_model(cells: np.ndarray, points: np.ndarray, weights: np.ndarray, previous: np.ndarray,
                camera: CameraPrior | None) -> np.ndarray:
     """Weighted fit of grid -> image: a homography when the cells span at least 3 x 3 with
-    8 points (a camera pose when ``camera`` is given), an affine map with 3 non-collinear points,
-    else a similarity. A fit that is degenerate or distorts the previous cell size by more
+    8 points (a camera pose when ``camera`` is given; with 2 points or more where its tilt is
+    told, ``camera.toward``), an affine map with 3 non-collinear points, else a similarity. A fit that is degenerate or distorts the previous cell size by more
     than 2x is refused for the next simpler model."""
     cells = cells.astype(np.float64)
     spans = np.ptp(cells, axis=0) if len(cells) else np.zeros(2)
     candidates = []
-    if len(cells) >= 8 and spans.min() >= 2:
-        candidates.append(_weighted_homography if camera is None else
-                          lambda c, p, w: fit_pose(c, p, w, camera, [_weighted_homography(c, p, w), previous],
-                                                   np.sqrt(abs(_local_scale(previous, c.mean(axis=0))))))
+    large = bool(len(cells) >= 8 and spans.min() >= 2)
+    if camera is not None and (large or (camera.toward is not None and len(cells) >= 2)):
+        candidates.append(lambda c, p, w: fit_pose(c, p, w, camera,
+                                                   ([_weighted_homography(c, p, w)] if large else []) + [previous],
+                                                   cell_side(previous, c.mean(axis=0))))
+    elif large:
+        candidates.append(_weighted_homography)
     if len(cells) >= 3 and spans.min() >= 1:
         candidates.append(_weighted_affine)
     for fit in candidates:
@@ -143,6 +146,12 @@ def _plausible(H: np.ndarray, previous: np.ndarray, cells: np.ndarray) -> bool:
     centre = cells.mean(axis=0)
     det_h, det_prev = (_local_scale(model, centre) for model in (H, previous))
     return det_h > 0 and 0.25 < det_h / det_prev < 4
+
+
+def cell_side(H: np.ndarray, colrow: np.ndarray) -> float:
+    """The side in pixels of the cell of the grid ``H`` (3, 3) at ``colrow`` (col, row): the
+    root of its area."""
+    return float(np.sqrt(abs(_local_scale(H, np.asarray(colrow, np.float64)))))
 
 
 def _local_scale(H: np.ndarray, colrow: np.ndarray) -> float:

@@ -85,6 +85,16 @@ def silhouettes(camera: Camera, colrow: np.ndarray, size, pitch_mm: float,
     return area, centroid / area[:, None]
 
 
+def base_centres(camera: Camera, seen: np.ndarray, cells: np.ndarray, sizes: np.ndarray,
+                 pitch_mm: float) -> np.ndarray:
+    """(N, 2) image (x, y) of the base centres of pyramids of ``sizes`` (N,) standing on
+    ``cells`` ((N, 2) (col, row)) whose silhouettes' centres are seen at ``seen`` ((N, 2)
+    (x, y)): each moved back by its modelled lean (:func:`silhouettes`)."""
+    _, centroid = silhouettes(camera, cells, sizes, pitch_mm)
+    base = camera.project(np.hstack([np.asarray(cells, np.float64), np.zeros((len(cells), 1))]))
+    return np.asarray(seen) - (centroid - base)
+
+
 def _corners_and_apex(camera: Camera, colrow: np.ndarray, size, pitch_mm, elevation_mm) -> np.ndarray:
     """(N, 5, 2) image (x, y) of the four base corners, in order round the base, and the apex
     of the pyramids of :func:`silhouettes`; ``pitch_mm`` a float or (N,)."""

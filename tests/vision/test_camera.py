@@ -2,7 +2,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.camera import CameraPrior, apply_homography, camera_from_homography, fit_pose, intrinsics
+from vision.camera import (CameraPrior, anchor_misfit, apply_homography, camera_from_homography, fit_pose, intrinsics,
+                           looking_toward)
 
 SIZE = (1600, 1200)
 
@@ -40,3 +41,22 @@ def test_the_pose_fit_finds_the_tilt_from_a_rough_start():
     fitted = fit_pose(cells, points, np.ones(len(cells)), prior, [rough], side)
     assert camera_from_homography(fitted, SIZE, 70.0).tilt_deg == pytest.approx(25, abs=1.0)
     assert np.abs(apply_homography(fitted, cells) - points).max() < 0.05 * side
+
+
+def test_a_held_tilt_is_fitted_to_three_points():
+    """Three points cannot show a tilt, but one told otherwise (``toward``) is held: the pose
+    fitted from a flat start is the camera's, and its anchors lie on it."""
+    H = grid_homography(20, 35)
+    camera = camera_from_homography(H, SIZE, 70.0)
+    K = intrinsics(SIZE, 70.0)
+    cells = np.array([(0, 0), (1, 0), (0, 1)], np.float64)
+    points = apply_homography(H, cells)
+    flat = H.copy()
+    flat[2, :2] = 0
+    side = np.sqrt(abs(np.linalg.det(H[:2, :2])))
+    held = CameraPrior(K, anchor_noise=0.15, tilt_prior_deg=1.0, toward=tuple(looking_toward(camera)))
+    fitted, misfit = anchor_misfit(cells, points, np.ones(3), held, [flat], side)
+    assert camera_from_homography(fitted, SIZE, 70.0).tilt_deg == pytest.approx(20, abs=0.5)
+    assert misfit < 0.01
+    np.testing.assert_allclose(apply_homography(fitted, np.array([(3.0, 3.0)])), apply_homography(H, np.array([(3.0, 3.0)])),
+                               atol=0.05 * side)

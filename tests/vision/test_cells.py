@@ -375,3 +375,31 @@ def test_sizes_that_put_the_pitch_in_range_stay():
     sides = _sides([1, 2, 3, 2], 30.0)
     sizes, scale = _within_pitches(sides, np.array([1, 2, 3, 2]), np.zeros(4, int))
     assert sizes.tolist() == [1, 2, 3, 2] and 26 <= scale <= 42
+
+
+def test_a_small_city_is_read_again_at_the_tilt_its_ridges_tell(monkeypatch):
+    """Six pieces seen at 20 degrees: their lattice alone is fitted as seen straight down.
+    Where the pieces' ridges tell the tilt (:func:`vision.tilt.told_tilt`), the city is read
+    again with the prior on the camera's tilt round it, and the tilt is found, on the same
+    cells."""
+    import cv2
+    import vision.cells as cells
+    from vision.camera import apply_homography, camera_from_homography, intrinsics, looking_toward
+    from vision.edge_fit import edge_tensor
+    
+    K = intrinsics((640, 480), PROFILE.hfov_deg)
+    R = cv2.Rodrigues(np.array([np.radians(20.0), 0.0, 0.0]))[0]
+    H = K @ np.column_stack([R[:, 0], R[:, 1], R[:, :2] @ (-1.0, -0.5) + (0.0, 0.0, K[0, 0] / 64.0)])
+    grid = [(col, row) for row in range(2) for col in range(3)]
+    blobs = [square_blob(round(x), round(y), 36, COLOR_ORDER[(row + 2 * col) % 5])
+             for (col, row), (x, y) in zip(grid, apply_homography(H, np.array(grid, np.float64)))]
+    edges = edge_tensor(np.full((480, 640, 3), 110, np.uint8), (0, 0, 640, 480))
+    toward = tuple(looking_toward(camera_from_homography(H, (640, 480), PROFILE.hfov_deg)))
+    told = []
+    monkeypatch.setattr(cells, "told_tilt", lambda reading, *args: told.append(reading.camera.tilt_deg) or toward)
+    reading = read_pieces(blobs, (640, 480), 64.0, False, PROFILE, edges)
+    assert told and told[0] < 1
+    assert reading.camera.tilt_deg == pytest.approx(20, abs=5)  # the blobs stand for the pieces' bases, not as seen
+    assert len({(p.col, p.row) for p in reading.pieces}) == 6
+    monkeypatch.setattr(cells, "told_tilt", lambda *args: None)
+    assert read_pieces(blobs, (640, 480), 64.0, False, PROFILE, edges).camera.tilt_deg < 1

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from vision.camera import CameraPrior, camera_from_homography, intrinsics
+from vision.camera import CameraPrior, camera_from_homography, intrinsics, looking_toward
 from vision.grid import fit_grid
 
 TOLERANCE = (0.12, 0.03)  # the default profile's lattice tolerance
@@ -90,3 +90,18 @@ def test_fragments_as_many_as_pieces_cannot_make_a_finer_grid():
     fit = fit_grid(np.vstack([xy, fragments]), spacing_hint=pitch, tolerance=TOLERANCE, min_pitch=0.7 * pitch)
     offsets = {tuple(o) for o in cells - fit.cells[:len(cells)]}
     assert len(offsets) == 1
+
+
+def test_a_small_city_is_fitted_at_the_tilt_held():
+    """Five pieces seen at 25 degrees: fitted without a tilt told, the grid is flat (an affine
+    map); with the tilt held (``toward``), the fit keeps it, and the cells are the same."""
+    cells, xy = camera_points(25, 10, jitter=0.0, seed=5)
+    K = intrinsics((1600, 1200), 70.0)
+    whole = camera_from_homography(fit_grid(xy, spacing_hint=80, tolerance=TOLERANCE).H, (1600, 1200), 70.0)
+    few = [7, 8, 9, 13, 14]
+    free = CameraPrior(K, anchor_noise=0.15, tilt_prior_deg=20.0)
+    held = CameraPrior(K, anchor_noise=0.15, tilt_prior_deg=1.0, toward=tuple(looking_toward(whole)))
+    flat, tilted = (fit_grid(xy[few], spacing_hint=80, tolerance=TOLERANCE, camera=prior) for prior in (free, held))
+    assert camera_from_homography(flat.H, (1600, 1200), 70.0).tilt_deg < 1
+    assert camera_from_homography(tilted.H, (1600, 1200), 70.0).tilt_deg == pytest.approx(25, abs=1.5)
+    assert len({tuple(o) for o in cells[few] - tilted.cells}) == 1

@@ -1,0 +1,109 @@
+"""The camera's tilt told by the pieces' ridges, where where they stand cannot tell it.
+
+A phone held at a slant sees each pyramid's apex lean away from it, at 20 degrees by as much
+as a piece's side. Where the pieces stand (their anchors) fits a grid seen straight down as
+well as a tilted one on a small city: the foreshortening across a few cells is within their
+noise. The leans show in the photo's edges, though: a pyramid's ridges run from its base
+corners to its apex. So cameras at a ladder of tilts, each leaning one of several ways, are
+fitted to the anchors with their tilt held; those that fit the anchors nearly as well as the
+reading's own camera (a tilt the anchors rule out is out) are scored by the edges along all
+the pieces' outlines and ridges (:func:`vision.edge_fit.outlines_strength`), and the best,
+where it beats the reading's camera clearly, is the tilt to read the photo with.
+"""
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+
+from calibration import Profile
+
+from .camera import Camera, CameraPrior, anchor_misfit, camera_from_homography, intrinsics, looking_toward
+from .edge_fit import EdgeTensor, outlines_strength
+from .grid import cell_side
+from .model import BASE_MM, base_centres
+
+logger = logging.getLogger(__name__)
+
+RUNG_DEG = 10.0  # the ladder's step: a tilt told nearer the reading's than this is within what it resolves
+_LADDER_DEG = (RUNG_DEG, 2 * RUNG_DEG, 3 * RUNG_DEG)  # the tilts tried first, each leaning every one of _WAYS ways
+_WAYS = 8
+_REFINE_DEG = (5.0, 360.0 / _WAYS / 2)  # then the tilts this much steeper or flatter, and turned either way
+_HELD_DEG = 1.0  # a camera's tilt is held to within this (the spread of the prior on it)
+_ANCHOR_ROUNDS = 1  # a camera's leans move the base centres its anchors are: fitted this many times
+
+
+def told_tilt(reading, edges: EdgeTensor, image_size: tuple[int, int], profile: Profile) -> tuple[float, float] | None:
+    """The tilt the pieces' ridges tell, as :attr:`vision.camera.CameraPrior.toward`, where
+    it differs from that of the camera of ``reading`` (:class:`vision.cells.CityReading`,
+    of an image of ``image_size`` (w, h)); None where that camera fits as well.
+
+    A camera is fitted to the anchors of the pieces on the table with its tilt held, and counts only where the anchors lie off it by
+    at most ``profile.tilt_anchor_margin`` more than off the reading's (in squared units of
+    their noise, ``profile.anchor_noise``). Of those, the camera whose pieces' outlines lie
+    along the strongest ``edges`` wins where the mean log of their strength beats the
+    reading's camera's by more than ``profile.tilt_edge_margin``, and differs from its tilt by
+    a rung of the ladder or more."""
+    table = [p for p in reading.pieces if p.level == 0]
+    if len(table) < 2:
+        return None
+    cells = np.array([(p.col, p.row) for p in table], np.float64)
+    seen = np.array([p.center for p in table], np.float64)
+    sizes = np.array([p.size for p in table])
+    sides = np.array([BASE_MM[size] for size in sizes]) / reading.pitch_mm
+    colours = np.array([p.color_index for p in table])
+    K = intrinsics(image_size, profile.hfov_deg)
+
+    def held(toward: np.ndarray) -> tuple[Camera, float]:
+        prior = CameraPrior(K, profile.anchor_noise, _HELD_DEG, tuple(toward))
+        camera, H, misfit = reading.camera, reading.grid.H, np.inf
+        for _ in range(_ANCHOR_ROUNDS):
+            anchors = base_centres(camera, seen, cells, sizes, reading.pitch_mm)
+            H, misfit = anchor_misfit(cells, anchors, np.ones(len(cells)), prior, [H], cell_side(H, cells.mean(axis=0)))
+            camera = camera_from_homography(H, image_size, profile.hfov_deg)
+        return camera, misfit
+
+    own = looking_toward(reading.camera)
+    own_camera, own_misfit = held(own)  # the reading's tilt, fitted as the others are
+    most = own_misfit + profile.tilt_anchor_margin
+
+    def far(tilts_ways: list[tuple[float, float]]) -> list[tuple[float, tuple[float, float], np.ndarray]]:
+        """Of the tilts (degrees) leaning each way (degrees from the image's x axis toward its
+        y axis), those a rung or more from the reading's whose camera the anchors allow, each
+        scored by the edges: (score, (tilt, way), toward)."""
+        out = []
+        for tilt, way in tilts_ways:
+            toward = np.sin(np.radians(tilt)) * np.array([np.cos(np.radians(way)), np.sin(np.radians(way))])
+            if _angle_deg(toward, own) >= RUNG_DEG:
+                camera, misfit = held(toward)
+                if misfit <= most:
+                    out.append((outlines_strength(edges, camera, cells, sides, colours), (tilt, way), toward))
+        return out
+
+    ways = 360.0 / _WAYS * np.arange(_WAYS)
+    tried = far([(0.0, 0.0)] + [(tilt, way) for tilt in _LADDER_DEG for way in ways])
+    if not tried:
+        return None
+    _, (tilt, way), _ = max(tried, key=lambda t: t[0])
+    if tilt > 0:
+        step_tilt, step_way = _REFINE_DEG
+        tried += far([(t, w) for t in (tilt - step_tilt, tilt, tilt + step_tilt)
+                      for w in (way - step_way, way, way + step_way) if (t, w) != (tilt, way) and t > 0])
+    score, (tilt, way), toward = max(tried, key=lambda t: t[0])
+    if score <= outlines_strength(edges, own_camera, cells, sides, colours) + profile.tilt_edge_margin:
+        return None
+    logger.info("the pieces' ridges tell a tilt of %.0f degrees, not %.0f", tilt, reading.camera.tilt_deg)
+    return float(toward[0]), float(toward[1])
+
+
+def within_rung(camera: Camera, toward: tuple[float, float]) -> bool:
+    """Whether the tilt of ``camera`` is within a rung of the ladder of the tilt ``toward``
+    (as :attr:`vision.camera.CameraPrior.toward`)."""
+    return _angle_deg(np.asarray(toward, np.float64), looking_toward(camera)) < RUNG_DEG
+
+
+def _angle_deg(toward: np.ndarray, other: np.ndarray) -> float:
+    """The angle in degrees between the optical axes of two tilts (as
+    :attr:`vision.camera.CameraPrior.toward`, (2,) each)."""
+    axes = [np.append(t, -np.sqrt(max(1.0 - float(np.dot(t, t)), 0.0))) for t in (toward, other)]
+    return float(np.degrees(np.arccos(np.clip(np.dot(*axes), -1.0, 1.0))))
