@@ -205,18 +205,18 @@ def size_costs(edges: EdgeTensor, camera: Camera, cells: np.ndarray, scale: floa
 
 
 def outlines_strength(edges: EdgeTensor, camera: Camera, cells: np.ndarray, sides: np.ndarray,
-                      colours: np.ndarray) -> float:
+                      colours: np.ndarray) -> np.ndarray:
     """How well pyramids of base ``sides`` ((N,) grid units) on ``cells`` ((N, 2) (col,
-    row)), seen by ``camera``, lie along the photo's ``edges``: the mean over them of the
-    log of the strength of the edges along each one's outline (the ridges inside it counting
-    too, as in :func:`fit_sides`, by ``colours`` (N,)), each posed where they are strongest
-    (as in :func:`size_costs`). Where the pieces' apexes are, and so their ridges, hangs on
-    the camera: this tells cameras apart that put their bases alike."""
+    row)), seen by ``camera``, lie along the photo's ``edges``: (N,) the log of the strength
+    of the edges along each one's outline (the ridges inside it counting too, as in
+    :func:`fit_sides`, by ``colours`` (N,)), each posed where they are strongest (as in
+    :func:`size_costs`, by one round). Where the pieces' apexes are, and so their ridges,
+    hangs on the camera: this tells cameras apart that put their bases alike."""
     cells = np.asarray(cells, np.float64).reshape(-1, 2)
     sides = np.asarray(sides, np.float64).reshape(-1)
     strengths = _search(edges, camera, cells, sides[:, None], _NEAR_SIDE_STEP * sides,
                         np.asarray(colours).reshape(-1) != BLACK, 1)[1]
-    return float(np.mean(np.log(np.maximum(strengths, 1e-9))))
+    return np.log(np.maximum(strengths, 1e-9))
 
 
 def _best_poses(edges: EdgeTensor, camera: Camera, cells: np.ndarray, poses: np.ndarray,

@@ -4,11 +4,12 @@ A phone held at a slant sees each pyramid's apex lean away from it, at 20 degree
 as a piece's side. Where the pieces stand (their anchors) fits a grid seen straight down as
 well as a tilted one on a small city: the foreshortening across a few cells is within their
 noise. The leans show in the photo's edges, though: a pyramid's ridges run from its base
-corners to its apex. So cameras at a ladder of tilts, each leaning one of several ways, are
-fitted to the anchors with their tilt held; those that fit the anchors nearly as well as the
-reading's own camera (a tilt the anchors rule out is out) are scored by the edges along all
-the pieces' outlines and ridges (:func:`vision.edge_fit.outlines_strength`), and the best,
-where it beats the reading's camera clearly, is the tilt to read the photo with.
+corners to its apex. So cameras at a ladder of tilts, each looking one of several ways across
+the grid, are fitted to the anchors with their tilt held; those that fit the anchors nearly as
+well as the reading's own tilt (a tilt the anchors rule out is out) are scored by how much
+stronger they make the edges along each piece's outline and ridges
+(:func:`vision.edge_fit.outlines_strength`) than the reading's tilt does, and the best,
+where most pieces gain clearly, is the tilt to read the photo with.
 """
 from __future__ import annotations
 
@@ -38,12 +39,15 @@ def told_tilt(reading, edges: EdgeTensor, image_size: tuple[int, int], profile: 
     it differs from that of the camera of ``reading`` (:class:`vision.cells.CityReading`,
     of an image of ``image_size`` (w, h)); None where that camera fits as well.
 
-    A camera is fitted to the anchors of the pieces on the table with its tilt held, and counts only where the anchors lie off it by
-    at most ``profile.tilt_anchor_margin`` more than off the reading's (in squared units of
-    their noise, ``profile.anchor_noise``). Of those, the camera whose pieces' outlines lie
-    along the strongest ``edges`` wins where the mean log of their strength beats the
-    reading's camera's by more than ``profile.tilt_edge_margin``, and differs from its tilt by
-    a rung of the ladder or more."""
+    A camera is fitted to the anchors of the pieces on the table with its tilt held, and
+    counts only where the anchors lie off it by at most ``profile.tilt_anchor_margin`` more
+    than off the reading's tilt fitted alike (in squared units of their noise,
+    ``profile.anchor_noise``), and where its tilt is a rung of the ladder or more from the
+    reading's. Each such camera's gain is the median over the pieces of how much stronger (in
+    log) the ``edges`` along a piece's outline are with it than with the reading's tilt: a
+    true tilt lays every piece's ridges on the photo's, a shadow's edge or a cloth's line
+    lined up by chance only some. The camera of the largest gain wins where that gain is over
+    ``profile.tilt_edge_margin``."""
     table = [p for p in reading.pieces if p.level == 0]
     if len(table) < 2:
         return None
@@ -66,18 +70,20 @@ def told_tilt(reading, edges: EdgeTensor, image_size: tuple[int, int], profile: 
     own = looking_toward(reading.camera)
     own_camera, own_misfit = held(own)  # the reading's tilt, fitted as the others are
     most = own_misfit + profile.tilt_anchor_margin
+    own_strengths = outlines_strength(edges, own_camera, cells, sides, colours)
 
     def far(tilts_ways: list[tuple[float, float]]) -> list[tuple[float, tuple[float, float], np.ndarray]]:
-        """Of the tilts (degrees) leaning each way (degrees from the image's x axis toward its
-        y axis), those a rung or more from the reading's whose camera the anchors allow, each
-        scored by the edges: (score, (tilt, way), toward)."""
+        """Of the tilts (degrees), each looking a way (degrees from the grid's col axis toward
+        its row axis), those a rung or more from the reading's whose camera the anchors
+        allow, each with its gain on the edges: (gain, (tilt, way), toward)."""
         out = []
         for tilt, way in tilts_ways:
             toward = np.sin(np.radians(tilt)) * np.array([np.cos(np.radians(way)), np.sin(np.radians(way))])
             if _angle_deg(toward, own) >= RUNG_DEG:
                 camera, misfit = held(toward)
                 if misfit <= most:
-                    out.append((outlines_strength(edges, camera, cells, sides, colours), (tilt, way), toward))
+                    out.append((_gain(outlines_strength(edges, camera, cells, sides, colours), own_strengths),
+                                (tilt, way), toward))
         return out
 
     ways = 360.0 / _WAYS * np.arange(_WAYS)
@@ -89,8 +95,8 @@ def told_tilt(reading, edges: EdgeTensor, image_size: tuple[int, int], profile: 
         step_tilt, step_way = _REFINE_DEG
         tried += far([(t, w) for t in (tilt - step_tilt, tilt, tilt + step_tilt)
                       for w in (way - step_way, way, way + step_way) if (t, w) != (tilt, way) and t > 0])
-    score, (tilt, way), toward = max(tried, key=lambda t: t[0])
-    if score <= outlines_strength(edges, own_camera, cells, sides, colours) + profile.tilt_edge_margin:
+    gain, (tilt, way), toward = max(tried, key=lambda t: t[0])
+    if gain <= profile.tilt_edge_margin:
         return None
     logger.info("the pieces' ridges tell a tilt of %.0f degrees, not %.0f", tilt, reading.camera.tilt_deg)
     return float(toward[0]), float(toward[1])
@@ -100,6 +106,12 @@ def within_rung(camera: Camera, toward: tuple[float, float]) -> bool:
     """Whether the tilt of ``camera`` is within a rung of the ladder of the tilt ``toward``
     (as :attr:`vision.camera.CameraPrior.toward`)."""
     return _angle_deg(np.asarray(toward, np.float64), looking_toward(camera)) < RUNG_DEG
+
+
+def _gain(strengths: np.ndarray, own: np.ndarray) -> float:
+    """How much stronger most pieces' edges are at a tilt: the median over the pieces of the
+    log strengths at it, ``strengths`` (N,), less those at the reading's tilt, ``own`` (N,)."""
+    return float(np.median(strengths - own))
 
 
 def _angle_deg(toward: np.ndarray, other: np.ndarray) -> float:

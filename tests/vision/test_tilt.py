@@ -11,7 +11,7 @@ from vision.cells import CityReading, Reading
 from vision.edge_fit import edge_tensor
 from vision.grid import GridFit
 from vision.model import BASE_MM, silhouettes
-from vision.tilt import told_tilt
+from vision.tilt import _gain, told_tilt
 from tests.vision.test_edge_fit import photo_of, tilted_camera
 
 SIZE = (480, 360)
@@ -59,3 +59,13 @@ def test_a_city_seen_straight_down_is_told_no_other_tilt():
     camera = tilted_camera(0.0)
     reading = flat_reading(camera)
     assert told_tilt(reading, edge_tensor(photo(camera), (0, 0) + SIZE), SIZE, PROFILE) is None
+
+
+def test_a_tilt_whose_edges_only_a_few_pieces_favour_gains_nothing():
+    """The gain of a tilt is that of most pieces: two pieces whose edges a shadow or a
+    cloth's lines strengthen much at some tilt do not outweigh four it weakens a little."""
+    own = np.log(np.full(6, 2.0))
+    lined_up = own + np.array([0.5, 0.5, -0.02, -0.02, -0.02, -0.02])
+    assert np.mean(lined_up - own) > PROFILE.tilt_edge_margin
+    assert _gain(lined_up, own) < PROFILE.tilt_edge_margin
+    assert _gain(own + 0.1, own) == pytest.approx(0.1)
