@@ -193,6 +193,7 @@ class Profile:
     steep_refit_prior_deg: float
     tilt_anchor_margin: float
     tilt_edge_margin: float
+    tilt_told_most_pieces: int
     size_tolerance: float
     outline_tolerance: float
     edge_size_weight: float

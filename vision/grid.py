@@ -113,8 +113,9 @@ def _fit_model(cells: np.ndarray, points: np.ndarray, weights: np.ndarray, previ
                camera: CameraPrior | None) -> np.ndarray:
     """Weighted fit of grid -> image: a homography when the cells span at least 3 x 3 with
     8 points (a camera pose when ``camera`` is given; with 2 points or more where its tilt is
-    told, ``camera.toward``), an affine map with 3 non-collinear points, else a similarity. A fit that is degenerate or distorts the previous cell size by more
-    than 2x is refused for the next simpler model."""
+    told, ``camera.toward``), an affine map with 3 non-collinear points, else a similarity.
+    A fit that is degenerate or distorts the previous cell size by more than 2x is refused
+    for the next simpler model."""
     cells = cells.astype(np.float64)
     spans = np.ptp(cells, axis=0) if len(cells) else np.zeros(2)
     candidates = []

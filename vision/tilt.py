@@ -27,11 +27,10 @@ from .model import BASE_MM, base_centres
 logger = logging.getLogger(__name__)
 
 RUNG_DEG = 10.0  # the ladder's step: a tilt told nearer the reading's than this is within what it resolves
-_LADDER_DEG = (RUNG_DEG, 2 * RUNG_DEG, 3 * RUNG_DEG)  # the tilts tried first, each leaning every one of _WAYS ways
+_LADDER_DEG = (RUNG_DEG, 2 * RUNG_DEG, 3 * RUNG_DEG)  # the tilts tried first, each looking each of _WAYS ways
 _WAYS = 8
-_REFINE_DEG = (5.0, 360.0 / _WAYS / 2)  # then the tilts this much steeper or flatter, and turned either way
+_REFINE_DEG = (5.0, 360.0 / _WAYS / 2)  # then those this much steeper or flatter, and turned either way
 _HELD_DEG = 1.0  # a camera's tilt is held to within this (the spread of the prior on it)
-_ANCHOR_ROUNDS = 1  # a camera's leans move the base centres its anchors are: fitted this many times
 
 
 def told_tilt(reading, edges: EdgeTensor, image_size: tuple[int, int], profile: Profile) -> tuple[float, float] | None:
@@ -47,9 +46,10 @@ def told_tilt(reading, edges: EdgeTensor, image_size: tuple[int, int], profile: 
     log) the ``edges`` along a piece's outline are with it than with the reading's tilt: a
     true tilt lays every piece's ridges on the photo's, a shadow's edge or a cloth's line
     lined up by chance only some. The camera of the largest gain wins where that gain is over
-    ``profile.tilt_edge_margin``."""
+    ``profile.tilt_edge_margin``. A city of more than ``profile.tilt_told_most_pieces``
+    pieces on the table is not looked at: its anchors tell its tilt."""
     table = [p for p in reading.pieces if p.level == 0]
-    if len(table) < 2:
+    if not 2 <= len(table) <= profile.tilt_told_most_pieces:
         return None
     cells = np.array([(p.col, p.row) for p in table], np.float64)
     seen = np.array([p.center for p in table], np.float64)
@@ -58,43 +58,51 @@ def told_tilt(reading, edges: EdgeTensor, image_size: tuple[int, int], profile: 
     colours = np.array([p.color_index for p in table])
     K = intrinsics(image_size, profile.hfov_deg)
 
+    # where the bases stand, by the reading camera's leans, for every tilt: the lean the pieces
+    # share is taken up by where the grid lies (see calibration/README.md, `tilt_anchor_margin`)
+    anchors = base_centres(reading.camera, seen, cells, sizes, reading.pitch_mm)
+    side_px = cell_side(reading.grid.H, cells.mean(axis=0))
+
     def held(toward: np.ndarray) -> tuple[Camera, float]:
+        """The camera fitted to the anchors with its tilt held at ``toward``, and their misfit."""
         prior = CameraPrior(K, profile.anchor_noise, _HELD_DEG, tuple(toward))
-        camera, H, misfit = reading.camera, reading.grid.H, np.inf
-        for _ in range(_ANCHOR_ROUNDS):
-            anchors = base_centres(camera, seen, cells, sizes, reading.pitch_mm)
-            H, misfit = anchor_misfit(cells, anchors, np.ones(len(cells)), prior, [H], cell_side(H, cells.mean(axis=0)))
-            camera = camera_from_homography(H, image_size, profile.hfov_deg)
-        return camera, misfit
+        H, misfit = anchor_misfit(cells, anchors, np.ones(len(cells)), prior, [reading.grid.H], side_px)
+        return camera_from_homography(H, image_size, profile.hfov_deg), misfit
 
     own = looking_toward(reading.camera)
     own_camera, own_misfit = held(own)  # the reading's tilt, fitted as the others are
     most = own_misfit + profile.tilt_anchor_margin
-    own_strengths = outlines_strength(edges, own_camera, cells, sides, colours)
 
-    def far(tilts_ways: list[tuple[float, float]]) -> list[tuple[float, tuple[float, float], np.ndarray]]:
+    def allowed(tilts_ways: list[tuple[float, float]]) -> list[tuple[Camera, tuple[float, float], np.ndarray]]:
         """Of the tilts (degrees), each looking a way (degrees from the grid's col axis toward
         its row axis), those a rung or more from the reading's whose camera the anchors
-        allow, each with its gain on the edges: (gain, (tilt, way), toward)."""
+        allow: (camera, (tilt, way), toward)."""
         out = []
         for tilt, way in tilts_ways:
             toward = np.sin(np.radians(tilt)) * np.array([np.cos(np.radians(way)), np.sin(np.radians(way))])
             if _angle_deg(toward, own) >= RUNG_DEG:
                 camera, misfit = held(toward)
                 if misfit <= most:
-                    out.append((_gain(outlines_strength(edges, camera, cells, sides, colours), own_strengths),
-                                (tilt, way), toward))
+                    out.append((camera, (tilt, way), toward))
         return out
 
     ways = 360.0 / _WAYS * np.arange(_WAYS)
-    tried = far([(0.0, 0.0)] + [(tilt, way) for tilt in _LADDER_DEG for way in ways])
-    if not tried:
+    first = allowed([(0.0, 0.0)] + [(tilt, way) for tilt in _LADDER_DEG for way in ways])
+    if not first:
         return None
+    own_strengths = outlines_strength(edges, own_camera, cells, sides, colours)
+
+    def gains(cameras: list[tuple[Camera, tuple[float, float], np.ndarray]]) -> list[tuple[float, tuple, np.ndarray]]:
+        """Each of ``cameras`` (as from ``allowed``) with its gain on the edges: (gain, (tilt, way), toward)."""
+        return [(_gain(outlines_strength(edges, camera, cells, sides, colours), own_strengths), tilt_way, toward)
+                for camera, tilt_way, toward in cameras]
+
+    tried = gains(first)
     _, (tilt, way), _ = max(tried, key=lambda t: t[0])
     if tilt > 0:
         step_tilt, step_way = _REFINE_DEG
-        tried += far([(t, w) for t in (tilt - step_tilt, tilt, tilt + step_tilt)
-                      for w in (way - step_way, way, way + step_way) if (t, w) != (tilt, way) and t > 0])
+        tried += gains(allowed([(t, w) for t in (tilt - step_tilt, tilt, tilt + step_tilt)
+                                for w in (way - step_way, way, way + step_way) if (t, w) != (tilt, way) and t > 0]))
     gain, (tilt, way), toward = max(tried, key=lambda t: t[0])
     if gain <= profile.tilt_edge_margin:
         return None

@@ -55,6 +55,13 @@ def test_a_small_city_read_flat_is_told_its_tilt_by_the_ridges():
     assert np.dot(toward, truth) / np.hypot(*toward) / np.hypot(*truth) > 0.9
 
 
+def test_a_city_of_more_pieces_than_the_profile_looks_at_is_told_no_tilt():
+    """Its anchors tell its tilt: the ridges are not looked at (``tilt_told_most_pieces``)."""
+    camera = tilted_camera(20.0)
+    fewer = dataclasses.replace(PROFILE, tilt_told_most_pieces=len(CELLS) - 1)
+    assert told_tilt(flat_reading(camera), edge_tensor(photo(camera), (0, 0) + SIZE), SIZE, fewer) is None
+
+
 def test_a_city_seen_straight_down_is_told_no_other_tilt():
     camera = tilted_camera(0.0)
     reading = flat_reading(camera)
