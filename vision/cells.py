@@ -106,9 +106,10 @@ def read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: fl
 
     A small city's anchors fit a grid seen straight down as well as a tilted one; where the
     pieces' ridges in the photo's ``edges`` tell another tilt (:func:`vision.tilt.told_tilt`),
-    the reading is made again with the prior on the tilt round that one, and kept where its
-    camera's tilt stays near it (:func:`vision.tilt.within_rung`: else the anchors of the
-    whole reading tell against it)."""
+    the reading is made again with the prior on the tilt round that one, a rung of the
+    ladder wide (:data:`vision.tilt.RUNG_DEG`), and kept where its camera's tilt stays within
+    a rung of it (:func:`vision.tilt.within_rung`: else the anchors of the whole reading tell
+    against it)."""
     reading = _read_pieces(blobs, image_size, spacing_hint, plain, profile, edges)
     if reading.camera.tilt_deg > profile.max_tilt_deg:
         again = _read_pieces(blobs, image_size, spacing_hint, plain,
@@ -117,8 +118,8 @@ def read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: fl
             reading = again
     toward = None if edges is None else told_tilt(reading, edges, image_size, profile)
     if toward is not None:
-        again = _read_pieces(blobs, image_size, spacing_hint, plain, dataclasses.replace(profile, tilt_prior_deg=RUNG_DEG),
-                             edges, toward)
+        within_a_rung = dataclasses.replace(profile, tilt_prior_deg=RUNG_DEG)
+        again = _read_pieces(blobs, image_size, spacing_hint, plain, within_a_rung, edges, toward)
         if within_rung(again.camera, toward):
             return again
     return reading

@@ -386,7 +386,7 @@ def test_a_small_city_is_read_again_at_the_tilt_its_ridges_tell(monkeypatch):
     import vision.cells as cells
     from vision.camera import apply_homography, camera_from_homography, intrinsics, looking_toward
     from vision.edge_fit import edge_tensor
-    
+
     K = intrinsics((640, 480), PROFILE.hfov_deg)
     R = cv2.Rodrigues(np.array([np.radians(20.0), 0.0, 0.0]))[0]
     H = K @ np.column_stack([R[:, 0], R[:, 1], R[:, :2] @ (-1.0, -0.5) + (0.0, 0.0, K[0, 0] / 64.0)])
