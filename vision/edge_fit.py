@@ -71,15 +71,14 @@ class EdgeTensor:
         x, y = points[..., 0] - self.origin[0], points[..., 1] - self.origin[1]
         return (x >= 0) & (x < w) & (y >= 0) & (y < h)
 
-    def across(self, points: np.ndarray, normals: np.ndarray) -> np.ndarray:
-        """The edge strength across the direction ``normals`` ((..., 2) unit (x, y)) at the
-        image ``points`` ((..., 2) (x, y); clipped to the window): the root of the tensor's
-        energy along each normal, (...,)."""
+    def across(self, xs: np.ndarray, ys: np.ndarray, nx: np.ndarray, ny: np.ndarray) -> np.ndarray:
+        """The edge strength across the direction (``nx``, ``ny``) (unit (x, y)) at the image
+        points (``xs``, ``ys``) (clipped to the window), the four float32 and broadcast
+        together: the root of the tensor's energy along each normal."""
         h, w = self.tensor.shape[:2]
-        cols = np.clip((points[..., 0] - self.origin[0] + 0.5).astype(np.int32), 0, w - 1)
-        rows = np.clip((points[..., 1] - self.origin[1] + 0.5).astype(np.int32), 0, h - 1)
+        cols = np.clip((xs - np.float32(self.origin[0]) + np.float32(0.5)).astype(np.int32), 0, w - 1)
+        rows = np.clip((ys - np.float32(self.origin[1]) + np.float32(0.5)).astype(np.int32), 0, h - 1)
         xx, xy, yy = np.moveaxis(self.tensor.reshape(-1, 3).take(rows * w + cols, axis=0), -1, 0)
-        nx, ny = normals[..., 0], normals[..., 1]
         return np.sqrt(np.maximum(xx * nx * nx + 2 * xy * nx * ny + yy * ny * ny, 0.0))
 
 
@@ -254,21 +253,29 @@ def _segment_strengths(edges: EdgeTensor, points: np.ndarray,
     none if None), the other ridges of a face seen, inside the outline, count too, away from
     their ends (``_INNER_RIDGE_TRIM``)."""
     base, apex = points[:, :4], points[:, 4]
-    following = np.roll(base, -1, axis=1)
     beyond = ~faces_seen(base, apex)
     ridge_on_hull = beyond ^ np.roll(beyond, 1, axis=1)
-    starts = np.concatenate([base, base], axis=1)  # (M, 8, 2): four base sides, four ridges
-    ends = np.concatenate([following, np.repeat(apex[:, None], 4, axis=1)], axis=1)
     ridges = ridge_on_hull
     if inner_ridges is not None:  # ridge k, between faces k-1 and k, shows where either is seen
         ridges = ridges | (~(beyond & np.roll(beyond, 1, axis=1)) & np.asarray(inner_ridges, bool)[:, None])
-    template, segment = np.nonzero(np.concatenate([~beyond, ridges], axis=1))  # the segments counted
-    starts, along = starts[template, segment], ends[template, segment] - starts[template, segment]
+    # the segments counted, of each pyramid's eight: four base sides, then four ridges; x and
+    # y apart, so that no array has a last axis of two (slow to broadcast over)
+    counted = np.flatnonzero(np.concatenate([~beyond, ridges], axis=1))
+    template, segment = np.divmod(counted, 8)
+    starts, along = [], []
+    for axis in (0, 1):
+        corner = base[..., axis]
+        start = np.concatenate([corner, corner], axis=1).ravel()[counted]
+        end = np.concatenate([np.roll(corner, -1, axis=1), np.repeat(apex[:, axis:axis + 1], 4, axis=1)], axis=1)
+        starts.append(start)
+        along.append(end.ravel()[counted] - start)
     if inner_ridges is not None:
-        inner = ((segment >= 4) & ~ridge_on_hull[template, segment % 4])[:, None]
-        starts, along = starts + inner * _INNER_RIDGE_TRIM * along, along * (1 - 2 * _INNER_RIDGE_TRIM * inner)
-    length = np.hypot(along[:, 0], along[:, 1]) + 1e-9
-    normals = np.stack([-along[:, 1], along[:, 0]], axis=-1) / length[:, None]
+        trim = ((segment >= 4) & ~ridge_on_hull.ravel()[template * 4 + segment % 4]) * _INNER_RIDGE_TRIM
+        starts = [start + trim * step for start, step in zip(starts, along)]
+        along = [step * (1 - 2 * trim) for step in along]
+    length = np.hypot(*along) + 1e-9
     t = (np.arange(_SAMPLES, dtype=np.float32) + 0.5) / _SAMPLES
-    samples = starts.astype(np.float32)[:, None] + t[None, :, None] * along.astype(np.float32)[:, None]
-    return template, edges.across(samples, normals.astype(np.float32)[:, None]).mean(axis=1), length
+    xs, ys = (start.astype(np.float32)[:, None] + t * step.astype(np.float32)[:, None]
+              for start, step in zip(starts, along))
+    nx, ny = ((-along[1] / length).astype(np.float32)[:, None], (along[0] / length).astype(np.float32)[:, None])
+    return template, edges.across(xs, ys, nx, ny).mean(axis=1), length
