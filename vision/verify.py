@@ -38,13 +38,14 @@ def check_reading(reading: CityReading, strength: np.ndarray, log_ratio: np.ndar
                   outline_edges: EdgeTensor | None = None) -> CityReading:
     """``reading`` without the readings whose outline is mostly table, then with the pieces
     found on a second look at the empty cells beside it (sized by ``outline_edges`` too, the
-    photo's edges round the city, see :func:`vision.second_look.add_unseen`), with the
-    stacks whose lower piece's faces tell them (:func:`vision.faces.add_face_stacks`, their
-    colours read as a second look's are), and the ``strays`` (candidates apart from the
-    city) that stand on the grid as a piece would (:func:`vision.second_look.add_strays`),
-    and without the readings with no edge along their outline (:func:`drop_edgeless`); last,
-    on a dim plain table, with the empty cells where a piece may stand unseen
-    (:func:`doubt_empty_cells`).
+    photo's edges round the city, see :func:`vision.second_look.add_unseen`), without the
+    readings with no edge along their outline (:func:`drop_edgeless`: only the neighbours
+    left may rule out a stack's upper size), with the stacks whose lower piece's faces tell
+    them (:func:`vision.faces.add_face_stacks`, their colours read as a second look's are),
+    and the ``strays`` (candidates apart from the city) that stand on the grid as a piece
+    would (:func:`vision.second_look.add_strays`), less those with no edge along their
+    outline in turn; last, on a dim plain table, with the empty cells where a piece may
+    stand unseen (:func:`doubt_empty_cells`).
     ``strength``: float32 (H, W) from :func:`vision.colour.off_table`; ``log_ratio``:
     float32 (H, W, 3); ``blobs``: the candidates the reading was made of; ``plain``: whether
     the table has no pattern (only then are faint pieces looked for: on a pattern, a faint
@@ -59,6 +60,7 @@ def check_reading(reading: CityReading, strength: np.ndarray, log_ratio: np.ndar
     found = add_unseen(kept, differs, strength, log_ratio, colours, edges, profile, outline_edges)
     found = found if edges is None else black_sizes_from_edges(found, edges, profile)
     poses = piece_poses(found, outline_edges)
+    found = drop_edgeless(found, poses, outline_edges, profile)
     found = add_face_stacks(found, log_ratio, poses, lambda feature: colours.color(feature, _NONE_FULL), profile)
     found = add_strays(found, strays, log_ratio, colours, profile)
     poses = piece_poses(found, outline_edges, poses)

@@ -8,7 +8,7 @@ import numpy as np
 from calibration import load_profile
 from calibration.profile import COLOR_ORDER
 from tests.vision.test_edge_fit import tilted_camera
-from tests.vision.test_faces import RED, photo_of, reading_of
+from tests.vision.test_faces import BLUE, RED, log_ratio_of, photo_of, reading_of
 from vision.cells import CityReading, Reading
 from vision.camera import camera_from_homography
 from vision.grid import GridFit
@@ -135,3 +135,25 @@ def test_lines_of_the_table_s_grain_along_a_row_of_empty_cells_are_not_doubted()
         cv2.line(rgb, tuple(int(v) for v in start), tuple(int(v) for v in end), (40, 36, 32), 3, cv2.LINE_AA)
     edges = edge_tensor(rgb, (0, 0, 480, 360))
     assert doubt_empty_cells(reading, piece_poses(reading, edges), edges, PROFILE).doubtful_empty == ()
+
+
+def test_a_reading_with_no_edge_along_its_outline_does_not_keep_a_stack_from_being_read():
+    """A blue medium rests on a red large; next to it a smooth dark patch (a shade of the
+    table) was read as a medium. A medium on top would stand next to a medium, which the
+    rules forbid; but the patch has no outline, and is dropped before the stacks are told by
+    the faces: the stack is read with its medium on top, and the patch's reading is gone."""
+    camera = tilted_camera(15.0)
+    others = [(2, 0), (0, 2), (2, 2), (3, 1)]
+    rgb = photo_of(camera, [((0, 0), [(3, RED), (2, BLUE)])] + [(cell, [(3, RED)]) for cell in others])
+    x, y = camera.project(np.array([[1.0, 0.0, 0.0]]))[0]
+    rows, cols = np.mgrid[:rgb.shape[0], :rgb.shape[1]]
+    rgb = (rgb * (1 - 0.5 * np.exp(-((cols - x) ** 2 + (rows - y) ** 2) / (2 * 20.0 ** 2))[..., None])).astype(np.uint8)
+    read = reading_of(camera, [((0, 0), 3, 0), ((1, 0), 2, 0)] + [(cell, 3, 0) for cell in others])
+    reading = dataclasses.replace(read, pieces=[dataclasses.replace(
+        p, outline=outline(camera, np.array([p.col, p.row], np.float64), p.size, read.pitch_mm)) for p in read.pieces])
+    log_ratio = log_ratio_of(rgb)
+    strength = np.abs(log_ratio).max(axis=2)
+    found = check_reading(reading, strength, log_ratio, blobs_of(reading), True, DIM, PROFILE,
+                          outline_edges=edge_tensor(rgb, (0, 0, 480, 360)))
+    assert sorted((p.col, p.row, p.size, p.level) for p in found.pieces if p.col < 2 and p.row < 1) == [
+        (0, 0, 2, 1), (0, 0, 3, 0)]
