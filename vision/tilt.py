@@ -1,4 +1,4 @@
-"""The camera's tilt told by the pieces' ridges, where where they stand cannot tell it.
+"""The camera's tilt told by the pieces' ridges, where the places they stand on cannot tell it.
 
 A phone held at a slant sees each pyramid's apex lean away from it, at 20 degrees by as much
 as a piece's side. Where the pieces stand (their anchors) fits a grid seen straight down as
