@@ -186,6 +186,8 @@ class Profile:
     lattice_tolerance_growth: float
     typical_piece_percentile: float
     anchor_noise: float
+    outline_centring_min_cells: int
+    outline_centring_min_shift: float
     tilt_prior_deg: float
     max_tilt_deg: float
     oblique_warning_deg: float

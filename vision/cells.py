@@ -7,6 +7,7 @@ sees of a piece is off its base centre). Fit, model and correction are repeated 
 from __future__ import annotations
 
 import dataclasses
+import logging
 from dataclasses import dataclass
 
 import cv2
@@ -17,12 +18,14 @@ from calibration import Profile
 from .camera import Camera, CameraPrior, camera_from_homography, intrinsics
 from .classify import (classify_colors, color_confidence, color_costs, likely_sizes, size_confidence, size_scores,
                        within_supply)
-from .edge_fit import EdgeTensor, edge_scale, fit_sides, size_costs
-from .grid import GridFit, cell_side, fit_grid
+from .edge_fit import EdgeTensor, edge_scale, fit_outlines, fit_sides, size_costs
+from .grid import GridFit, cell_side, fit_grid, moved_grid
 from .model import BASE_MM, base_centres, outline, pyramid_points, seat_height_mm, silhouettes
 from .pieces import Blob
 from .stacks import split_stack
 from .tilt import RUNG_DEG, told_tilt, within_rung
+
+logger = logging.getLogger(__name__)
 
 PITCH_MM_CHOICES = np.arange(26.0, 43.0, 1.0)  # plausible grid pitches (design: roughly 27-40 mm)
 SIZES = (1, 2, 3)
@@ -149,7 +152,7 @@ def _read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: f
     prior = CameraPrior(intrinsics(image_size, profile.hfov_deg), profile.anchor_noise, profile.tilt_prior_deg, toward)
     tolerance = (profile.lattice_tolerance, profile.lattice_tolerance_growth)
 
-    def settled_grid(min_pitch: float) -> tuple[GridFit, float]:
+    def settled_grid(min_pitch: float) -> tuple[GridFit, float, np.ndarray]:
         fit = fit_grid(centers, spacing_hint, tolerance, trust, min_pitch, prior)
         pitches = PITCH_MM_CHOICES
         refits = []  # they can swing between two lattices, each one's sizes moving the anchors to the other
@@ -159,15 +162,18 @@ def _read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: f
             pitches = PITCH_MM_CHOICES[np.abs(PITCH_MM_CHOICES - grid_pitch_mm) <= 2]  # refits move it little
             anchors = base_centres(camera, centers, fit.cells, sizes, grid_pitch_mm)
             fit = fit_grid(anchors, spacing_hint, tolerance, trust, min_pitch, prior)
-            refits.append((fit, grid_pitch_mm))
+            refits.append((fit, grid_pitch_mm, anchors))
         return min(refits, key=lambda refit: np.average(refit[0].residual, weights=trust))  # anchors nearest nodes
 
-    fit, grid_pitch_mm = settled_grid(min_pitch)
+    fit, grid_pitch_mm, anchors = settled_grid(min_pitch)
     if _occupied(fit) > MAX_PIECES + _STRAY_CELLS:  # more cells than a set has pieces: a lattice finer than the grid's
         coarser = settled_grid(_COARSER * _pixel_pitch(fit))
         if _occupied(coarser[0]) < _occupied(fit):
-            fit, grid_pitch_mm = coarser
+            fit, grid_pitch_mm, anchors = coarser
     camera = camera_from_homography(fit.H, image_size, profile.hfov_deg)
+    if edges is not None:
+        fit = _centred_on_outlines(fit, anchors, camera, edges, colors, areas, BASE_MM[2] / grid_pitch_mm, profile)
+        camera = camera_from_homography(fit.H, image_size, profile.hfov_deg)
     # with the grid settled, the pitch at which the pieces are modelled is searched again, among
     # finer ones too: a hard shadow on a light table can make each piece look up to
     # shadow_area_growth times larger (a finer pitch scales the models up alike). While the grid
@@ -184,6 +190,27 @@ def _read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: f
     pieces, scale = _apply_priors(readings, camera, pitch_mm, profile, scale_dependent, edges)
     pieces = _within_supply(pieces, [c for _, _, c in readings], outlier, profile)
     return CityReading(fit, camera, grid_pitch_mm, pitch_mm, pieces, offset, scale)
+
+
+def _centred_on_outlines(fit: GridFit, anchors: np.ndarray, camera: Camera, edges: EdgeTensor, colors: np.ndarray,
+                         areas: np.ndarray, medium_side: float, profile: Profile) -> GridFit:
+    """``fit`` moved along the table by the median shift of the pieces' outlines from their
+    cells' centres (:func:`edge_fit.fit_outlines`, each cell's colour its largest
+    candidate's), where it holds at least ``profile.outline_centring_min_cells`` cells and
+    that shift is at least ``profile.outline_centring_min_shift`` pitches; else ``fit``.
+    What is seen of each piece can lean one way all over the photo (the shadows of tinted
+    pieces are tinted too, and taken with them), and so can the grid fitted to its
+    ``anchors`` ((N, 2) image (x, y)); the outlines lie where the bases are."""
+    index, _ = _per_cell(fit.cells, areas)
+    if index.max() + 1 < profile.outline_centring_min_cells:
+        return fit
+    largest = _largest_per_cell(index, areas)
+    poses = fit_outlines(edges, camera, fit.cells[largest], medium_side, colors[largest])
+    shift = np.median(poses[:, 1:3], axis=0)
+    if np.hypot(*shift) < profile.outline_centring_min_shift:
+        return fit
+    logger.info("grid moved by (%.3f, %.3f) pitches onto the pieces' outlines", *shift)
+    return moved_grid(fit, shift, anchors)
 
 
 def shared_offset(features: np.ndarray, chromas: np.ndarray, profile: Profile) -> np.ndarray:
@@ -217,6 +244,16 @@ def _per_cell(cells: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.nda
     return index, np.bincount(index, weights=values)[index]
 
 
+def _largest_per_cell(index: np.ndarray, areas: np.ndarray) -> np.ndarray:
+    """For each distinct cell, the index of its largest candidate, given each candidate's
+    cell ``index`` (N,) (:func:`_per_cell`) and ``areas`` (N,)."""
+    largest = np.full(index.max() + 1, -1)
+    for i in np.argsort(-areas):
+        if largest[index[i]] < 0:
+            largest[index[i]] = i
+    return largest
+
+
 def _cell_sizes_and_pitch(camera: Camera, cells: np.ndarray, areas: np.ndarray, colors: np.ndarray,
                           profile: Profile, pitches: np.ndarray):
     """:func:`_sizes_and_pitch` with the candidates of one cell read as one piece (a piece
@@ -224,10 +261,7 @@ def _cell_sizes_and_pitch(camera: Camera, cells: np.ndarray, areas: np.ndarray, 
     the colour of a cell is that of its largest candidate. Returns per-candidate sizes (N,)
     and the pitch."""
     index, total = _per_cell(cells, areas)
-    first = np.full(index.max() + 1, -1)
-    for i in np.argsort(-areas):
-        if first[index[i]] < 0:
-            first[index[i]] = i
+    first = _largest_per_cell(index, areas)
     sizes, pitch_mm = _sizes_and_pitch(camera, cells[first], total[first], colors[first], profile, pitches)
     return sizes[index], pitch_mm
 

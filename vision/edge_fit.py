@@ -96,27 +96,34 @@ def edge_tensor(rgb: np.ndarray, box: tuple[int, int, int, int]) -> EdgeTensor:
     return EdgeTensor(smoothed, (x0, y0))
 
 
-def fit_sides(edges: EdgeTensor, camera: Camera, cells: np.ndarray, medium_side: float,
-              colours: np.ndarray) -> np.ndarray:
-    """The base side (N,), in grid units, of the pyramid whose outline runs along the
-    strongest edges at each of ``cells`` ((N, 2) (col, row)), its base centre shifted by up
-    to a tenth of a cell and turned by up to about 20 degrees from the grid. For a piece of
-    tinted plastic (``colours``: (N,) indices into COLOR_ORDER), whose faces the light makes
-    differ, the ridges inside the outline count too; not for a glossy black one, whose faces
-    mirror the room alike. ``medium_side``: a medium piece's side in grid units at the
-    reading's scale, round which the sides are searched (0.6 to 1.8 times it, and a little
-    beyond)."""
+def fit_outlines(edges: EdgeTensor, camera: Camera, cells: np.ndarray, medium_side: float,
+                 colours: np.ndarray) -> np.ndarray:
+    """(N, 4) pose (as :func:`fit_poses`) of the pyramid whose outline runs along the
+    strongest edges at each of ``cells`` ((N, 2) (col, row)), of any size: its base centre
+    shifted by up to a tenth of a cell and turned by up to about 20 degrees from the grid.
+    For a piece of tinted plastic (``colours``: (N,) indices into COLOR_ORDER), whose faces
+    the light makes differ, the ridges inside the outline count too; not for a glossy black
+    one, whose faces mirror the room alike. ``medium_side``: a medium piece's side in grid
+    units at the reading's scale, round which the sides are searched (0.6 to 1.8 times it,
+    and a little beyond)."""
     cells = np.asarray(cells, np.float64).reshape(-1, 2)
     sides = np.broadcast_to(_COARSE_SIDES * medium_side, (len(cells), len(_COARSE_SIDES)))
     return _search(edges, camera, cells, sides, np.full(len(cells), _FIRST_STEPS[0] * medium_side),
-                   np.asarray(colours).reshape(-1) != BLACK)[0][:, 0]
+                   np.asarray(colours).reshape(-1) != BLACK)[0]
+
+
+def fit_sides(edges: EdgeTensor, camera: Camera, cells: np.ndarray, medium_side: float,
+              colours: np.ndarray) -> np.ndarray:
+    """The base side (N,), in grid units, of the outline :func:`fit_outlines` fits at each
+    of ``cells`` ((N, 2) (col, row))."""
+    return fit_outlines(edges, camera, cells, medium_side, colours)[:, 0]
 
 
 def fit_poses(edges: EdgeTensor, camera: Camera, cells: np.ndarray, sides: np.ndarray) -> np.ndarray:
     """(N, 4) pose (base side in grid units, shift of the base centre in col and row, turn
     in degrees from the grid) of the pyramid whose outline runs along the strongest edges
     at each of ``cells`` ((N, 2) (col, row)), its side searched near ``sides`` ((N,) grid
-    units: within a tenth of it), shifted and turned as in :func:`fit_sides`."""
+    units: within a tenth of it), shifted and turned as in :func:`fit_outlines`."""
     cells = np.asarray(cells, np.float64).reshape(-1, 2)
     sides = np.asarray(sides, np.float64).reshape(-1)
     return _search(edges, camera, cells, sides[:, None] * _NEAR_SIDES, _NEAR_SIDE_STEP * sides)[0]
@@ -186,7 +193,7 @@ def edge_scale(sides: np.ndarray, sizes: np.ndarray) -> float:
 def size_costs(edges: EdgeTensor, camera: Camera, cells: np.ndarray, scale: float, colours: np.ndarray,
                spread: float, cap: float) -> np.ndarray:
     """(N, 3) cost of each size (1..3) for the pieces on ``cells`` ((N, 2) (col, row)) of
-    ``colours`` ((N,) indices into COLOR_ORDER: the ridges count as in :func:`fit_sides`):
+    ``colours`` ((N,) indices into COLOR_ORDER: the ridges count as in :func:`fit_outlines`):
     each size's outline, its side at ``scale`` millimetres a grid unit (:func:`edge_scale`;
     within 4% of it), is laid on the strongest ``edges`` near the cell (shifted and turned
     as in :func:`fit_poses`), and costs ``(log(strongest / its strength) / spread)^2 / 2``
@@ -208,7 +215,7 @@ def outlines_strength(edges: EdgeTensor, camera: Camera, cells: np.ndarray, side
     """How well pyramids of base ``sides`` ((N,) grid units) on ``cells`` ((N, 2) (col,
     row)), seen by ``camera``, lie along the photo's ``edges``: (N,) the log of the strength
     of the edges along each one's outline (the ridges inside it counting too, as in
-    :func:`fit_sides`, by ``colours`` (N,)), each posed where they are strongest (as in
+    :func:`fit_outlines`, by ``colours`` (N,)), each posed where they are strongest (as in
     :func:`size_costs`, by one round). Where the pieces' apexes are, and so their ridges,
     hangs on the camera: this tells cameras apart that put their bases alike."""
     cells = np.asarray(cells, np.float64).reshape(-1, 2)

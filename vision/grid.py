@@ -72,6 +72,14 @@ def fit_grid(points: np.ndarray, spacing_hint: float, tolerance: tuple[float, fl
     return GridFit(H, cells, np.linalg.norm(grid - cells, axis=1))
 
 
+def moved_grid(fit: GridFit, shift: np.ndarray, points: np.ndarray) -> GridFit:
+    """``fit`` with its grid moved along the table by ``shift`` (2,) (col, row), in pitches:
+    each of ``points`` ((N, 2) image (x, y), the anchors ``fit`` was fitted to) kept on its
+    cell, its residual measured again."""
+    H = fit.H @ np.array([[1.0, 0.0, shift[0]], [0.0, 1.0, shift[1]], [0.0, 0.0, 1.0]])
+    return GridFit(H, fit.cells, np.linalg.norm(_apply(np.linalg.inv(H), points) - fit.cells, axis=1))
+
+
 def _lattice_start(points: np.ndarray, weights: np.ndarray, spacing_hint: float,
                    min_pitch: float, tolerance: tuple[float, float]) -> tuple[float, float, int]:
     """Grid angle (radians), pitch (pixels) and the index of the point to grow from.

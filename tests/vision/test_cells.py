@@ -178,6 +178,46 @@ def test_long_shadows_do_not_hide_the_grid_s_pitch():
     assert len({(p.col, p.row) for p in reading.pieces}) == 12
 
 
+def test_the_grid_is_moved_onto_the_pieces_outlines_where_every_candidate_leans_one_way():
+    """Sixteen pieces on a 4 x 4 grid seen straight down, each candidate holding its piece
+    and its tinted shadow, cast 10 pixels to the left: every candidate's centre lies about 5
+    pixels (a twelfth of a cell) left of its piece's. Fitted to the candidates, the grid is
+    as far off; the photo's edges show where the pieces' outlines are, and the grid is moved
+    onto them."""
+    from vision.camera import intrinsics
+    from vision.edge_fit import edge_tensor
+
+    K = intrinsics((640, 480), PROFILE.hfov_deg)
+    centre = np.array([1.5, 1.5, K[0, 0] / 60.0])  # over the city's middle, a grid unit 60 pixels wide
+    R = np.diag([1.0, -1.0, -1.0])
+    camera = Camera(K @ np.hstack([R, (-R @ centre)[:, None]]), centre)
+    shades = {"red": (200, 70, 40), "green": (60, 170, 60), "blue": (50, 90, 200), "yellow": (230, 200, 40),
+              "black": (30, 30, 35)}
+    photo = np.full((480, 640, 3), 150, np.uint8)
+    blobs = []
+    for row in range(4):
+        for col in range(4):
+            colour, size = COLOR_ORDER[(4 * row + col) % 5], 1 + (row + 2 * col) % 3
+            draw_pyramid(photo, camera, (col, row), BASE_MM[size] / 30.0, 0.0, shades[colour])  # a 30 mm pitch
+            alone = np.zeros((480, 640, 3), np.uint8)
+            draw_pyramid(alone, camera, (col, row), BASE_MM[size] / 30.0, 0.0, (255, 255, 255))
+            seen = alone.max(axis=2) > 0
+            seen[:, :-10] |= seen[:, 10:]  # and its shadow
+            ys, xs = np.nonzero(seen)
+            blobs.append(blob_of(np.stack([xs, ys], 1), colour))
+    bases = camera.project(np.array([[col, row, 0.0] for row in range(4) for col in range(4)]))
+
+    def offsets(reading):
+        """(16, 2) (x, y) from each base centre to the nearest cell centre of ``reading``."""
+        cells = reading.camera.project(np.array([[p.col, p.row, 0.0] for p in reading.pieces]))
+        away = cells[None] - bases[:, None]
+        return away[np.arange(len(bases)), np.linalg.norm(away, axis=2).argmin(axis=1)]
+
+    assert offsets(read_pieces(blobs, (640, 480), 60.0, False, PROFILE))[:, 0].mean() < -3
+    moved = read_pieces(blobs, (640, 480), 60.0, False, PROFILE, edge_tensor(photo, (0, 0, 640, 480)))
+    assert len(moved.pieces) == 16 and np.abs(offsets(moved)).max() < 2
+
+
 def test_a_grid_fitted_steeper_than_a_photo_from_above_is_fitted_again_straighter(monkeypatch):
     """Stray candidates (a lamp's hot spot on the table) can bend the lattice into a camera
     tilted far beyond what a photo from above has. The reading is then made again with a
