@@ -85,7 +85,8 @@ def read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: fl
                 profile: Profile, edges: EdgeTensor | None = None) -> CityReading:
     """Turn candidates into pieces on cells. ``image_size`` is (width, height); ``plain``:
     whether the table is plain (not printed); ``edges``: the photo's edges round the city,
-    where the pieces' outlines are fitted to size them (see :func:`_apply_priors`).
+    where the pieces' outlines are fitted to size them (see :func:`_apply_priors`) and to
+    move the grid onto them (:func:`_centred_on_outlines`).
 
     On a plain table, each candidate's colour is read whole by the piece colour model
     (``profile.piece_colors``); on a print, where the table under a piece is not the table
