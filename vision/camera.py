@@ -42,7 +42,7 @@ class Camera:
     def project(self, pts: np.ndarray) -> np.ndarray:
         """(N, 3) table (col, row, height) -> (N, 2) image (x, y)."""
         pts = np.asarray(pts, np.float64).reshape(-1, 3)
-        out = np.hstack([pts, np.ones((len(pts), 1))]) @ self.P.T
+        out = pts @ self.P[:, :3].T + self.P[:, 3]
         return out[:, :2] / out[:, 2:3]
 
     @property

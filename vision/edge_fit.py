@@ -76,10 +76,16 @@ class EdgeTensor:
         points (``xs``, ``ys``) (clipped to the window), the four float32 and broadcast
         together: the root of the tensor's energy along each normal."""
         h, w = self.tensor.shape[:2]
-        cols = np.clip((xs - np.float32(self.origin[0]) + np.float32(0.5)).astype(np.int32), 0, w - 1)
-        rows = np.clip((ys - np.float32(self.origin[1]) + np.float32(0.5)).astype(np.int32), 0, h - 1)
-        xx, xy, yy = np.moveaxis(self.tensor.reshape(-1, 3).take(rows * w + cols, axis=0), -1, 0)
-        return np.sqrt(np.maximum(xx * nx * nx + 2 * xy * nx * ny + yy * ny * ny, 0.0))
+        index = None
+        for pixels, origin, size in ((ys, self.origin[1], h), (xs, self.origin[0], w)):
+            nearest = (pixels - np.float32(origin - 0.5)).astype(np.int32)
+            np.clip(nearest, 0, size - 1, out=nearest)
+            index = nearest * w if index is None else index + nearest
+        xx, xy, yy = np.moveaxis(self.tensor.reshape(-1, 3).take(index, axis=0), -1, 0)
+        energy = xx * (nx * nx)
+        energy += xy * (2 * nx * ny)
+        energy += yy * (ny * ny)
+        return np.sqrt(np.maximum(energy, 0.0, out=energy), out=energy)
 
 
 def edge_tensor(rgb: np.ndarray, box: tuple[int, int, int, int]) -> EdgeTensor:
