@@ -34,7 +34,7 @@ from .colour import off_table_strength, plain_table, table_noise, table_palette,
 from .detection import DetectedPiece, Detection, build_detection
 from .edge_fit import EdgeTensor, edge_tensor
 from .errors import BoardNotFound, PhotoError, VisionError
-from .load import load_photo
+from .load import field_of_view, load_photo
 from .look_alikes import tell_look_alikes
 from .overlay import draw_overlay
 from .pieces import Blob, find_blobs
@@ -87,13 +87,20 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=()) -> tuple[n
     city's). A city that truly breaks the rules is still read as it stands unless another
     size reads it at less cost. The kept reading's pieces on cells another reading reads
     otherwise are flagged (:func:`vision.second_readings.mark_disputed`). The detection's
-    ``seconds`` count every reading made, decoding included.
+    ``seconds`` count every reading made, decoding included. Where the photo records its
+    lens's field of view (:func:`vision.load.field_of_view`), the camera is modelled with it
+    instead of ``profile.hfov_deg`` (a photo taken at 2x zoom sees the table at half the
+    angle that profile assumes).
 
     Raises :class:`PhotoError` for data that is not a readable photo and
     :class:`BoardNotFound` where no reading finds a city.
     """
     profile = profile or load_profile()
     start = time.perf_counter()
+    recorded = field_of_view(data)
+    if recorded is not None:
+        logger.info("the photo records a field of view of %.1f degrees", recorded)
+        profile = dataclasses.replace(profile, hfov_deg=recorded)
     readings, not_found = [], None  # (image, detection, rules broken)
 
     def cost(reading) -> float:

@@ -2,7 +2,8 @@
 
 JPEG is decoded straight at a reduced scale (the decoder skips the fine DCT detail), other
 formats (PNG, WebP, HEIC) are decoded by Pillow and shrunk. Either way the long side ends up
-at most ``max_side`` pixels, which is all the later stages need.
+at most ``max_side`` pixels, which is all the later stages need. What the phone recorded of
+its lens (its field of view) is read from the EXIF too (:func:`field_of_view`).
 """
 from __future__ import annotations
 
@@ -19,6 +20,11 @@ from .errors import PhotoError
 log = logging.getLogger(__name__)
 
 MAX_PIXELS = 80_000_000  # larger images are refused as decompression bombs
+_EXIF_IFD, _FOCAL_LENGTH_35MM = 0x8769, 0xA405  # EXIF tags: the Exif sub-IFD, FocalLengthIn35mmFilm
+_FULL_FRAME_DIAGONAL_MM = float(np.hypot(36.0, 24.0))  # what a 35 mm equivalent focal length refers to
+# 35 mm equivalent focal lengths believed: from a phone's widest lens (about 13 mm) to a long
+# telephoto; a value outside is a placeholder (0 means unknown)
+_FOCAL_35MM_RANGE = (10, 300)
 _REDUCED = ((8, cv2.IMREAD_REDUCED_COLOR_8), (4, cv2.IMREAD_REDUCED_COLOR_4),
             (2, cv2.IMREAD_REDUCED_COLOR_2), (1, cv2.IMREAD_COLOR))
 # A JPEG decoded at a reduced scale whose long side falls this little short of the working
@@ -54,6 +60,28 @@ def load_photo(data: bytes, max_side: int = 1600) -> np.ndarray:
         scale = max_side / max(h, w)
         rgb = cv2.resize(rgb, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
     return np.ascontiguousarray(rgb)
+
+
+def field_of_view(data: bytes) -> float | None:
+    """The horizontal field of view, in degrees over the photo's long side, of the camera
+    that took the photo ``data``, from its EXIF 35 mm equivalent focal length
+    (FocalLengthIn35mmFilm, which phones write for each lens: about 26 mm for the main one,
+    52 mm at 2x zoom); None where the photo has none, or one out of
+    ``_FOCAL_35MM_RANGE``, or cannot be read. The equivalent focal length is the one that
+    gives a 36 x 24 mm frame the photo's diagonal field of view; the long side takes its
+    share of that diagonal by the photo's aspect ratio."""
+    try:
+        with warnings.catch_warnings():  # a decompression bomb is load_photo's to refuse
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            image = Image.open(io.BytesIO(data))
+            focal = image.getexif().get_ifd(_EXIF_IFD).get(_FOCAL_LENGTH_35MM)
+            w, h = image.size
+    except (OSError, ValueError, SyntaxError, Image.DecompressionBombError):  # not a photo: load_photo says why
+        return None
+    if not isinstance(focal, (int, float)) or not _FOCAL_35MM_RANGE[0] <= focal <= _FOCAL_35MM_RANGE[1]:
+        return None
+    long_side_mm = _FULL_FRAME_DIAGONAL_MM * max(w, h) / np.hypot(w, h)
+    return float(np.degrees(2 * np.arctan(long_side_mm / (2 * float(focal)))))
 
 
 def _open(data: bytes) -> tuple[Image.Image, tuple[int, int]]:

@@ -77,9 +77,19 @@ def intrinsics(width: int, height: int, hfov_deg: float, pp_offset: np.ndarray) 
                      [0, f, (height - 1) / 2 + pp_offset[1]], [0, 0, 1.0]])
 
 
+ARM_REACH_MM = 600.0  # the farthest a phone's main lens is held from the city
+MAIN_LENS_HFOV_DEG = 70.0  # a phone main lens's horizontal field of view (its middle)
+
+
 def sample_camera(rng: np.random.Generator, pts: np.ndarray, portrait: bool,
-                  scale: float = 1.0, margin: float = 0.05, tries: int = 200) -> tuple[Camera, dict]:
+                  scale: float = 1.0, margin: float = 0.05, tries: int = 200,
+                  hfov_deg: float | None = None) -> tuple[Camera, dict]:
     """Sample a phone pose that sees every point in ``pts`` (N, 3) world mm with a margin.
+    The lens is the phone's main one (a horizontal field of view of 65-75 degrees over the
+    long side), or one of ``hfov_deg`` (a zoomed or ultra-wide lens; the rest is drawn as
+    for the main one, so the scene differs in its lens and how far away it is shot from).
+    The main lens is held within arm's length (600 mm) of the city; a narrower one from as
+    much further as it narrows the view (a player who zooms steps back to fit the city in).
 
     The city is assumed centred near the origin. Returns (camera at full phone size times
     ``scale``, params dict with tilt_deg, distance_mm, roll_deg, hfov_deg).
@@ -88,14 +98,18 @@ def sample_camera(rng: np.random.Generator, pts: np.ndarray, portrait: bool,
     if portrait:
         W, H = H, W
     W, H = int(round(W * scale)), int(round(H * scale))
-    hfov = rng.uniform(65, 75)
+    main_lens = rng.uniform(65, 75)  # drawn for any lens: the draws after it stay the same
+    hfov = main_lens if hfov_deg is None else hfov_deg
+    reach = ARM_REACH_MM
+    if hfov_deg is not None:
+        reach *= max(1.0, np.tan(np.deg2rad(MAIN_LENS_HFOV_DEG) / 2) / np.tan(np.deg2rad(hfov_deg) / 2))
     K = intrinsics(W, H, hfov, rng.normal(0, 0.004, 2) * max(W, H))
     tilt = rng.uniform(0, 30) if rng.random() < 0.85 else 0.0
     extent = np.ptp(pts[:, :2], axis=0).max()
     for i in range(tries):
         f_short = K[0, 0] / (0.5 * min(W, H))
-        d_min = min(600.0, max(250.0, 0.5 * extent * f_short * 1.25 + 50.0 + 8.0 * i))
-        dist = d_min + (max(d_min, 600.0) - d_min) * rng.random() ** 2  # favour close-ups
+        d_min = min(reach, max(250.0, 0.5 * extent * f_short * 1.25 + 50.0 + 8.0 * i))
+        dist = d_min + (max(d_min, reach) - d_min) * rng.random() ** 2  # favour close-ups
         roll = rng.normal(0, 2.5)
         aim = np.array([*rng.normal(0, 0.05 * extent + 5, 2), 0.0])
         a = np.deg2rad(tilt)

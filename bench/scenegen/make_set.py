@@ -1,10 +1,13 @@
 """CLI: render a set of synthetic scenes.
 
     python -m bench.scenegen.make_set --seed S --count N --out DIR [--scale F] [--jobs J]
-    python -m bench.scenegen.make_set --seed S --only 3,17,42 --out DIR [--scale F]
+    python -m bench.scenegen.make_set --seed S --only 3,17,42 --out DIR [--scale F] [--hfov DEG]
 
 Writes DIR/scene_0000.jpg + DIR/scene_0000.json ... and DIR/index.json. A scene whose
-JSON already records the same seed, index, scale and generator version is kept (cache).
+JSON already records the same seed, index, scale, lens and generator version is kept
+(cache). ``--hfov`` shoots every scene with a lens of that field of view (degrees over the
+long side: about 38 at a phone's 2x zoom) instead of the main lens, recorded in each
+photo's EXIF.
 """
 from __future__ import annotations
 
@@ -22,7 +25,7 @@ def scene_name(i: int) -> str:
     return f"scene_{i:04d}"
 
 
-def _cached(out: Path, seed: int, i: int, scale: float) -> dict | None:
+def _cached(out: Path, seed: int, i: int, scale: float, hfov: float | None) -> dict | None:
     js, jpg = out / f"{scene_name(i)}.json", out / f"{scene_name(i)}.jpg"
     if not (js.exists() and jpg.exists()):
         return None
@@ -31,13 +34,15 @@ def _cached(out: Path, seed: int, i: int, scale: float) -> dict | None:
     except (OSError, ValueError):
         return None
     sc = gt.get("scene", {})
-    same = sc.get("seed") == [seed, i] and sc.get("scale") == scale and sc.get("version") == VERSION
+    same = (sc.get("seed") == [seed, i] and sc.get("scale") == scale and sc.get("version") == VERSION
+            and sc.get("fixed_hfov_deg") == hfov)
     return gt if same else None
 
 
-def render_one(out: Path, seed: int, i: int, scale: float) -> dict:
-    """Render scene i into ``out`` (JPEG + JSON); return its ground truth."""
-    jpeg, gt = make_scene(seed, i, scale)
+def render_one(out: Path, seed: int, i: int, scale: float, hfov: float | None = None) -> dict:
+    """Render scene i into ``out`` (JPEG + JSON), with a lens of ``hfov`` degrees if given;
+    return its ground truth."""
+    jpeg, gt = make_scene(seed, i, scale, hfov_deg=hfov)
     (out / f"{scene_name(i)}.jpg").write_bytes(jpeg)
     (out / f"{scene_name(i)}.json").write_text(json.dumps(gt, indent=1))
     return gt
@@ -51,14 +56,16 @@ def _summary(i: int, gt: dict) -> dict:
             "width": gt["image"]["width"], "height": gt["image"]["height"]}
 
 
-def make_set(seed: int, indices: list[int], out: Path, scale: float = 1.0, jobs: int = 1) -> list[dict]:
-    """Render (or reuse) the scenes ``indices`` of set ``seed``; write and return the index."""
+def make_set(seed: int, indices: list[int], out: Path, scale: float = 1.0, jobs: int = 1,
+             hfov: float | None = None) -> list[dict]:
+    """Render (or reuse) the scenes ``indices`` of set ``seed`` (with a lens of ``hfov``
+    degrees if given); write and return the index."""
     out.mkdir(parents=True, exist_ok=True)
     entries: dict[int, dict] = {}
     todo = []
     count = len(indices)
     for i in indices:
-        gt = _cached(out, seed, i, scale)
+        gt = _cached(out, seed, i, scale, hfov)
         if gt is None:
             todo.append(i)
         else:
@@ -73,10 +80,10 @@ def make_set(seed: int, indices: list[int], out: Path, scale: float = 1.0, jobs:
 
     if jobs <= 1:
         for n, i in enumerate(todo, 1):
-            done(i, render_one(out, seed, i, scale), n)
+            done(i, render_one(out, seed, i, scale, hfov), n)
     else:
         with ProcessPoolExecutor(jobs) as ex:
-            futs = {i: ex.submit(render_one, out, seed, i, scale) for i in todo}
+            futs = {i: ex.submit(render_one, out, seed, i, scale, hfov) for i in todo}
             for n, i in enumerate(todo, 1):
                 done(i, futs[i].result(), n)
     index = [entries[i] for i in indices]
@@ -94,10 +101,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--scale", type=float, default=1.0, help="output size factor (0.25 -> ~1000x750)")
     ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--hfov", type=float, help="a lens of this field of view (degrees over the long side) "
+                                               "instead of the phone's main lens")
     a = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     indices = [int(v) for v in a.only.split(",")] if a.only else list(range(a.count))
-    make_set(a.seed, indices, a.out, a.scale, a.jobs)
+    make_set(a.seed, indices, a.out, a.scale, a.jobs, a.hfov)
     return 0
 
 

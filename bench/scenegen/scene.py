@@ -108,13 +108,18 @@ class Scene:
     noise_seed: int
 
 
-def sample_scene(set_seed: int, index: int, scale: float = 1.0, city: dict | None = None) -> Scene:
+def sample_scene(set_seed: int, index: int, scale: float = 1.0, city: dict | None = None,
+                 hfov_deg: float | None = None) -> Scene:
     """Sample scene ``index`` of set ``set_seed`` (cheap: no rendering).
 
     Args:
         scale: output linear size relative to the phone's (0.25 -> about 1000x750).
         city: a city dict (design.md section 2) to lay out instead of a sampled one (the
             calibration layout, say); everything else is sampled as for a sampled city.
+        hfov_deg: the lens's field of view (degrees over the long side) instead of the
+            phone's main lens (:func:`camera.sample_camera`); the photo then records it in
+            its EXIF (FocalLengthIn35mmFilm), as phones do, and the ground truth in
+            ``scene.fixed_hfov_deg``.
     """
     rng = np.random.default_rng(np.random.SeedSequence([set_seed, index]))
     sampled, legality = sample_city(rng)
@@ -129,7 +134,7 @@ def sample_scene(set_seed: int, index: int, scale: float = 1.0, city: dict | Non
     exif = int(rng.choice([6, 8])) if rng.random() < 0.1 else 0
     portrait = bool(exif) or rng.random() < 0.2
     pts = np.vstack([np.vstack([p.corners(), p.apex()[None]]) for p in pyrs])
-    cam, cam_prm = sample_camera(rng, pts, portrait, scale)
+    cam, cam_prm = sample_camera(rng, pts, portrait, scale, hfov_deg=hfov_deg)
     light, light_prm = sample_light(rng)
     kind = str(TABLE_KINDS[rng.integers(len(TABLE_KINDS))])
     gloss = float(rng.uniform(0, {"wood": 0.06, "white": 0.05, "dark": 0.06, "cloth": 0.0}[kind]))
@@ -154,6 +159,8 @@ def sample_scene(set_seed: int, index: int, scale: float = 1.0, city: dict | Non
                    "jpeg_quality": prm["jpeg_quality"], "sensor": prm, "lens": lens,
                    "phone_shadow": phone_shadow,
                    "stacks": sum(p["level"] for p in city["pieces"])}
+    if hfov_deg is not None:
+        gt["scene"]["fixed_hfov_deg"] = float(hfov_deg)
     return Scene(gt, cam, pyrs, light, prm, tex_seed, noise_seed)
 
 
@@ -172,16 +179,19 @@ def render_scene(sc: Scene) -> bytes:
     lin = optics.apply(lin, cam_int, sc.gt["scene"]["lens"])
     del tex
     rgb = sensor.develop(lin, (cam.width, cam.height), sc.sensor, np.random.default_rng(sc.noise_seed))
-    jpeg = sensor.encode_jpeg(rgb, sc.sensor["jpeg_quality"], sc.gt["scene"]["exif_orientation"] or None)
+    fixed = sc.gt["scene"].get("fixed_hfov_deg")
+    focal = None if fixed is None else sensor.focal_length_35mm(fixed, cam.width, cam.height)
+    jpeg = sensor.encode_jpeg(rgb, sc.sensor["jpeg_quality"], sc.gt["scene"]["exif_orientation"] or None, focal)
     log.debug("scene %s rendered in %.1f s", sc.gt["scene"]["seed"], time.perf_counter() - t0)
     return jpeg
 
 
-def make_scene(set_seed: int, index: int, scale: float = 1.0, city: dict | None = None) -> tuple[bytes, dict]:
+def make_scene(set_seed: int, index: int, scale: float = 1.0, city: dict | None = None,
+               hfov_deg: float | None = None) -> tuple[bytes, dict]:
     """Sample and render one scene: (JPEG bytes, ground truth). All pixel coordinates in
-    the ground truth are (x, y) in the upright (EXIF-applied) image. ``city``: see
-    :func:`sample_scene`."""
-    sc = sample_scene(set_seed, index, scale, city)
+    the ground truth are (x, y) in the upright (EXIF-applied) image. ``city``, ``hfov_deg``:
+    see :func:`sample_scene`."""
+    sc = sample_scene(set_seed, index, scale, city, hfov_deg)
     return render_scene(sc), sc.gt
 
 

@@ -66,9 +66,20 @@ def develop(linear: np.ndarray, out_size: tuple[int, int], prm: dict,
     return out
 
 
-def encode_jpeg(rgb: np.ndarray, quality: int, exif_orientation: int | None) -> bytes:
+def focal_length_35mm(hfov_deg: float, width: int, height: int) -> int:
+    """The 35 mm equivalent focal length (whole mm, as EXIF stores it) of a lens of
+    ``hfov_deg`` degrees over the long side of a ``width`` x ``height`` photo: the one that
+    gives a 36 x 24 mm frame the photo's diagonal field of view."""
+    long_side_mm = np.hypot(36.0, 24.0) * max(width, height) / np.hypot(width, height)
+    return int(round(long_side_mm / (2 * np.tan(np.deg2rad(hfov_deg) / 2))))
+
+
+def encode_jpeg(rgb: np.ndarray, quality: int, exif_orientation: int | None,
+                focal_35mm: int | None = None) -> bytes:
     """Encode an upright uint8 RGB image. With exif_orientation 6 or 8 the pixels are stored
-    in sensor layout and tagged so that applying the tag gives back ``rgb``."""
+    in sensor layout and tagged so that applying the tag gives back ``rgb``; with
+    ``focal_35mm``, the lens's 35 mm equivalent focal length is recorded (EXIF
+    FocalLengthIn35mmFilm)."""
     if exif_orientation == 6:      # viewer rotates stored 90 deg clockwise
         rgb = np.rot90(rgb, 1)
     elif exif_orientation == 8:    # viewer rotates stored 90 deg counter-clockwise
@@ -76,9 +87,12 @@ def encode_jpeg(rgb: np.ndarray, quality: int, exif_orientation: int | None) -> 
     im = Image.fromarray(np.ascontiguousarray(rgb))
     buf = io.BytesIO()
     kw = {}
-    if exif_orientation:
+    if exif_orientation or focal_35mm:
         ex = Image.Exif()
-        ex[0x0112] = exif_orientation
+        if exif_orientation:
+            ex[0x0112] = exif_orientation
+        if focal_35mm:
+            ex.get_ifd(0x8769)[0xA405] = focal_35mm  # Exif sub-IFD: FocalLengthIn35mmFilm
         kw["exif"] = ex.tobytes()
     im.save(buf, format="JPEG", quality=quality, **kw)
     return buf.getvalue()

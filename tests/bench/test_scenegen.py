@@ -13,6 +13,7 @@ from bench.scenegen.materials import BASE_MM, HEIGHT_MM, plastic
 from bench.scenegen.render import Pyramid
 from bench.scenegen.scene import layout, make_scene
 from bench.scenegen.sensor import encode_jpeg
+from vision.load import field_of_view
 
 STEPS = ((0, 1), (1, 0), (0, -1), (-1, 0))
 
@@ -136,6 +137,21 @@ def test_same_seed_same_bytes_and_scale():
     assert a == b and a != c
     w, h = ga["image"]["width"], ga["image"]["height"]
     assert max(w, h) in (490, 600, 605) and abs(max(w, h) / min(w, h) - 4 / 3) < 0.01
+
+
+
+def test_a_lens_given_shoots_the_same_scene_and_the_photo_records_it():
+    """A zoomed lens (38 degrees across the long side, a phone's 2x) shoots the city the
+    main lens would, from further away, and the JPEG records it as phones do."""
+    main, main_gt = make_scene(11, 3, scale=0.2)
+    zoomed, gt = make_scene(11, 3, scale=0.2, hfov_deg=38.0)
+    assert gt["city"] == main_gt["city"] and gt["scene"]["table"] == main_gt["scene"]["table"]
+    assert gt["scene"]["fixed_hfov_deg"] == 38.0 and "fixed_hfov_deg" not in main_gt["scene"]
+    K, width, height = np.array(gt["camera"]["K"]), gt["image"]["width"], gt["image"]["height"]
+    assert np.degrees(2 * np.arctan(0.5 * max(width, height) / K[0, 0])) == pytest.approx(38.0)
+    assert gt["scene"]["distance_mm"] > main_gt["scene"]["distance_mm"]
+    assert field_of_view(zoomed) == pytest.approx(38.0, abs=0.5)  # the focal length is whole mm
+    assert field_of_view(main) is None
 
 
 @pytest.mark.parametrize("orientation", [6, 8])

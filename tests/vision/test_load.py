@@ -7,6 +7,7 @@ import pytest
 from PIL import Image
 
 from vision import PhotoError, load_photo
+from vision.load import field_of_view
 
 
 def encode(rgb: np.ndarray, fmt: str, **kw) -> bytes:
@@ -75,3 +76,28 @@ def _png_header_only(width: int, height: int) -> bytes:
 def test_huge_png_is_refused_before_decoding():
     with pytest.raises(PhotoError, match="too large|not a photo"):
         load_photo(_png_header_only(20000, 20000))
+
+
+def with_focal_length(rgb: np.ndarray, focal_35mm: int) -> bytes:
+    """A JPEG of ``rgb`` recording a lens of ``focal_35mm`` (EXIF FocalLengthIn35mmFilm)."""
+    exif = Image.Exif()
+    exif.get_ifd(0x8769)[0xA405] = focal_35mm
+    return encode(rgb, "JPEG", exif=exif.tobytes())
+
+
+@pytest.mark.parametrize("focal, shape, degrees", [(26, (300, 400), 67.3), (48, (300, 400), 39.7),
+                                                    (26, (400, 300), 67.3), (24, (450, 800), 76.3)])
+def test_the_field_of_view_is_read_from_the_35mm_equivalent_focal_length(focal, shape, degrees):
+    # a 36 x 24 mm frame's diagonal field of view, the long side's share of it by the aspect
+    assert field_of_view(with_focal_length(gradient(*shape), focal)) == pytest.approx(degrees, abs=0.1)
+
+
+@pytest.mark.parametrize("focal", [0, 2000])
+def test_a_focal_length_no_lens_has_is_no_field_of_view(focal):
+    assert field_of_view(with_focal_length(gradient(), focal)) is None
+
+
+def test_a_photo_without_a_lens_record_or_no_photo_has_no_field_of_view():
+    assert field_of_view(encode(gradient(), "JPEG")) is None
+    assert field_of_view(encode(gradient(), "PNG")) is None
+    assert field_of_view(b"not a photo at all") is None
