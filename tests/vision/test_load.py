@@ -78,11 +78,11 @@ def test_huge_png_is_refused_before_decoding():
         load_photo(_png_header_only(20000, 20000))
 
 
-def with_focal_length(rgb: np.ndarray, focal_35mm: int) -> bytes:
-    """A JPEG of ``rgb`` recording a lens of ``focal_35mm`` (EXIF FocalLengthIn35mmFilm)."""
+def with_focal_length(rgb: np.ndarray, focal_35mm: int, fmt: str = "JPEG") -> bytes:
+    """A photo of ``rgb`` recording a lens of ``focal_35mm`` (EXIF FocalLengthIn35mmFilm)."""
     exif = Image.Exif()
     exif.get_ifd(0x8769)[0xA405] = focal_35mm
-    return encode(rgb, "JPEG", exif=exif.tobytes())
+    return encode(rgb, fmt, exif=exif.tobytes())
 
 
 @pytest.mark.parametrize("focal, shape, degrees", [(26, (300, 400), 67.3), (48, (300, 400), 39.7),
@@ -90,6 +90,11 @@ def with_focal_length(rgb: np.ndarray, focal_35mm: int) -> bytes:
 def test_the_field_of_view_is_read_from_the_35mm_equivalent_focal_length(focal, shape, degrees):
     # a 36 x 24 mm frame's diagonal field of view, the long side's share of it by the aspect
     assert field_of_view(with_focal_length(gradient(*shape), focal)) == pytest.approx(degrees, abs=0.1)
+
+
+@pytest.mark.parametrize("fmt", ["HEIF", "WEBP"])
+def test_the_field_of_view_is_read_from_an_iphones_heic_and_from_webp(fmt):
+    assert field_of_view(with_focal_length(gradient(), 48, fmt)) == pytest.approx(39.7, abs=0.1)
 
 
 @pytest.mark.parametrize("focal", [0, 2000])
