@@ -21,6 +21,8 @@ log = logging.getLogger(__name__)
 
 MAX_PIXELS = 80_000_000  # larger images are refused as decompression bombs
 _EXIF_IFD, _FOCAL_LENGTH_35MM = 0x8769, 0xA405  # EXIF tags: the Exif sub-IFD, FocalLengthIn35mmFilm
+_PIXEL_X, _PIXEL_Y = 0xA002, 0xA003  # EXIF PixelXDimension, PixelYDimension: the size as shot
+_CROPPED_ASPECT = 0.01  # an aspect ratio this far (relative) from the one shot: the photo was cropped
 _FULL_FRAME_DIAGONAL_MM = float(np.hypot(36.0, 24.0))  # what a 35 mm equivalent focal length refers to
 # 35 mm equivalent focal lengths believed: from a phone's widest lens (about 13 mm) to a long
 # telephoto; a value outside is a placeholder (0 means unknown)
@@ -67,18 +69,24 @@ def field_of_view(data: bytes) -> float | None:
     that took the photo ``data``, from its EXIF 35 mm equivalent focal length
     (FocalLengthIn35mmFilm, which phones write for each lens: about 26 mm for the main one,
     52 mm at 2x zoom); None where the photo has none, or one out of
-    ``_FOCAL_35MM_RANGE``, or cannot be read. The equivalent focal length is the one that
-    gives a 36 x 24 mm frame the photo's diagonal field of view; the long side takes its
-    share of that diagonal by the photo's aspect ratio."""
+    ``_FOCAL_35MM_RANGE``, or cannot be read, or was cropped (its aspect ratio is not the one
+    its EXIF records it was shot at: a crop sees less than the lens did). The equivalent
+    focal length is the one that gives a 36 x 24 mm frame the photo's diagonal field of
+    view; the long side takes its share of that diagonal by the photo's aspect ratio."""
     try:
         with warnings.catch_warnings():  # a decompression bomb is load_photo's to refuse
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
             image = Image.open(io.BytesIO(data))
-            focal = image.getexif().get_ifd(_EXIF_IFD).get(_FOCAL_LENGTH_35MM)
+            exif = image.getexif().get_ifd(_EXIF_IFD)
             w, h = image.size
     except (OSError, ValueError, SyntaxError, Image.DecompressionBombError):  # not a photo: load_photo says why
         return None
+    focal, shot = exif.get(_FOCAL_LENGTH_35MM), (exif.get(_PIXEL_X), exif.get(_PIXEL_Y))
     if not isinstance(focal, (int, float)) or not _FOCAL_35MM_RANGE[0] <= focal <= _FOCAL_35MM_RANGE[1]:
+        return None
+    if all(isinstance(n, int) and n > 0 for n in shot) and abs(
+            max(shot) / min(shot) / (max(w, h) / min(w, h)) - 1) > _CROPPED_ASPECT:
+        log.info("the photo was cropped from %d x %d: its lens's field of view does not hold", *shot)
         return None
     long_side_mm = _FULL_FRAME_DIAGONAL_MM * max(w, h) / np.hypot(w, h)
     return float(np.degrees(2 * np.arctan(long_side_mm / (2 * float(focal)))))

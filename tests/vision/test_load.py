@@ -78,10 +78,13 @@ def test_huge_png_is_refused_before_decoding():
         load_photo(_png_header_only(20000, 20000))
 
 
-def with_focal_length(rgb: np.ndarray, focal_35mm: int, fmt: str = "JPEG") -> bytes:
-    """A photo of ``rgb`` recording a lens of ``focal_35mm`` (EXIF FocalLengthIn35mmFilm)."""
+def with_focal_length(rgb: np.ndarray, focal_35mm: int, fmt: str = "JPEG", shot=None) -> bytes:
+    """A photo of ``rgb`` recording a lens of ``focal_35mm`` (EXIF FocalLengthIn35mmFilm),
+    and, if given, the size (width, height) it was ``shot`` at (PixelXDimension, -Y)."""
     exif = Image.Exif()
     exif.get_ifd(0x8769)[0xA405] = focal_35mm
+    if shot:
+        exif.get_ifd(0x8769).update({0xA002: shot[0], 0xA003: shot[1]})
     return encode(rgb, fmt, exif=exif.tobytes())
 
 
@@ -95,6 +98,14 @@ def test_the_field_of_view_is_read_from_the_35mm_equivalent_focal_length(focal, 
 @pytest.mark.parametrize("fmt", ["HEIF", "WEBP"])
 def test_the_field_of_view_is_read_from_an_iphones_heic_and_from_webp(fmt):
     assert field_of_view(with_focal_length(gradient(), 48, fmt)) == pytest.approx(39.7, abs=0.1)
+
+
+def test_a_photo_shrunk_keeps_its_lens_and_a_cropped_one_has_none():
+    # shot at 4032 x 3024 (4:3): shrunk to 400 x 300 it sees what the lens saw; cut to
+    # 400 x 200 it sees less, by an amount no EXIF tells
+    assert field_of_view(with_focal_length(gradient(300, 400), 26, shot=(4032, 3024))) == pytest.approx(67.3, abs=0.1)
+    assert field_of_view(with_focal_length(gradient(300, 400), 26, shot=(3024, 4032))) == pytest.approx(67.3, abs=0.1)
+    assert field_of_view(with_focal_length(gradient(200, 400), 26, shot=(4032, 3024))) is None
 
 
 @pytest.mark.parametrize("focal", [0, 2000])
