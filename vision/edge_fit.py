@@ -76,16 +76,21 @@ class EdgeTensor:
         points (``xs``, ``ys``) (clipped to the window), the four float32 and broadcast
         together: the root of the tensor's energy along each normal."""
         h, w = self.tensor.shape[:2]
-        index = None
-        for pixels, origin, size in ((ys, self.origin[1], h), (xs, self.origin[0], w)):
-            nearest = (pixels - np.float32(origin - 0.5)).astype(np.int32)
-            np.clip(nearest, 0, size - 1, out=nearest)
-            index = nearest * w if index is None else index + nearest
+        index = _nearest(ys, self.origin[1], h) * w
+        index += _nearest(xs, self.origin[0], w)
         xx, xy, yy = np.moveaxis(self.tensor.reshape(-1, 3).take(index, axis=0), -1, 0)
         energy = xx * (nx * nx)
         energy += xy * (2 * nx * ny)
         energy += yy * (ny * ny)
         return np.sqrt(np.maximum(energy, 0.0, out=energy), out=energy)
+
+
+def _nearest(pixels: np.ndarray, origin: int, size: int) -> np.ndarray:
+    """The index (int32, as ``pixels``) of the window's pixel nearest each image coordinate
+    ``pixels`` (float32) along one axis whose window starts at ``origin`` and holds ``size``
+    pixels, clipped to it."""
+    nearest = (pixels - np.float32(origin - 0.5)).astype(np.int32)
+    return np.clip(nearest, 0, size - 1, out=nearest)
 
 
 def edge_tensor(rgb: np.ndarray, box: tuple[int, int, int, int]) -> EdgeTensor:
