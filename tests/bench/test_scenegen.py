@@ -139,7 +139,6 @@ def test_same_seed_same_bytes_and_scale():
     assert max(w, h) in (490, 600, 605) and abs(max(w, h) / min(w, h) - 4 / 3) < 0.01
 
 
-
 def test_a_lens_given_shoots_the_same_scene_and_the_photo_records_it():
     """A zoomed lens (38 degrees across the long side, a phone's 2x) shoots the city the
     main lens would, from further away, and the JPEG records it as phones do."""

@@ -49,8 +49,8 @@ def test_a_reading_that_breaks_the_rules_is_mended_by_one_at_another_size():
 def test_a_zoomed_photo_is_read_with_the_lens_it_records(monkeypatch):
     """Shot at a phone's 2x zoom (38 degrees across, recorded in the photo's EXIF), the
     city is read exactly with the camera modelled by that lens; with the main lens's 70
-    degrees assumed instead, where pieces lean and how large they look are off, and three
-    pieces are misread."""
+    degrees assumed instead, where pieces lean and how large they look are off, and it is
+    read with three errors."""
     name = "zoom/scene_0220.jpg"
     assert key(read(name)[1].to_json()["pieces"]) == key(truth(name)["city"]["pieces"])
     monkeypatch.setattr(vision, "field_of_view", lambda data: None)
