@@ -74,12 +74,9 @@ def field_of_view(data: bytes) -> float | None:
     focal length is the one that gives a 36 x 24 mm frame the photo's diagonal field of
     view; the long side takes its share of that diagonal by the photo's aspect ratio."""
     try:
-        with warnings.catch_warnings():  # a decompression bomb is load_photo's to refuse
-            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-            image = Image.open(io.BytesIO(data))
-            exif = image.getexif().get_ifd(_EXIF_IFD)
-            w, h = image.size
-    except (OSError, ValueError, SyntaxError, Image.DecompressionBombError):  # not a photo: load_photo says why
+        image, (w, h) = _open(data)
+        exif = image.getexif().get_ifd(_EXIF_IFD)
+    except (PhotoError, OSError, ValueError, SyntaxError):  # not a photo to read: load_photo says why
         return None
     focal, shot = exif.get(_FOCAL_LENGTH_35MM), (exif.get(_PIXEL_X), exif.get(_PIXEL_Y))
     if not isinstance(focal, (int, float)) or not _FOCAL_35MM_RANGE[0] <= focal <= _FOCAL_35MM_RANGE[1]:
