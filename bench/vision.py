@@ -10,7 +10,8 @@ are the CPU time of this process, its numerical libraries held to one thread, so
 work on the machine counts little: wall-clock seconds swing with it (on set 20261202, 0.27 s
 a photo on the machine alone and 0.35 s beside two other readers, where the CPU time stayed
 at 0.25 to 0.26 s) and are given too; photos read exactly and errors per piece by each
-condition the generator varies (table, lamp elevation, camera tilt, the phone's shadow); and how the marks
+condition the generator varies (table, lamp elevation, camera tilt, the phone's shadow, the
+lens and whether the photo records it); and how the marks
 the player is asked to check (pieces under the profile's ``max_uncertain_confidence``) fall
 on wrong and right pieces; and how steady the readings are: each photo is read again at a
 working size 2% smaller (outside the timing), and the photos whose errors change are counted;
@@ -157,12 +158,17 @@ def tilt_summary(tilts: list[tuple[float, float | None, bool]]) -> dict:
 
 def conditions(scene: dict) -> dict[str, str]:
     """The rendering conditions a photo is grouped by, from its ground truth's ``scene``:
-    table, lamp elevation (a low lamp casts long shadows), camera tilt, the phone's shadow."""
+    table, lamp elevation (a low lamp casts long shadows), camera tilt, the phone's shadow,
+    the lens (the main one, a 2x zoom, or one the set was made with) and whether the photo
+    records it in its EXIF."""
+    fixed = scene.get("fixed_hfov_deg")
     return {
         "table": scene["table"],
         "lamp": "under 45 deg" if scene["light"]["elevation_deg"] < 45 else "45 deg and over",
         "tilt": "under 15 deg" if scene["tilt_deg"] < 15 else "15 deg and over",
         "phone_shadow": "yes" if scene.get("phone_shadow") else "no",
+        "lens": f"{fixed:g} deg" if fixed is not None else "2x zoom" if scene.get("zoomed") else "main",
+        "lens_recorded": "yes" if scene.get("recorded_focal_35mm") else "no",
     }
 
 

@@ -1,7 +1,9 @@
 """One synthetic scene: sample everything from a seed, render, develop, ground truth.
 
 Seeds: scene ``index`` of set seed ``set_seed`` uses ``np.random.SeedSequence([set_seed, index])``
-and every random choice comes from that generator, so output bytes are reproducible.
+and every random choice comes from that generator, so output bytes are reproducible. The lens
+the phone shoots with is drawn from a stream of its own (:func:`sample_lens`), so that a
+scene shot at zoom is otherwise the scene its main lens would shoot.
 """
 from __future__ import annotations
 
@@ -24,7 +26,11 @@ from .textures import TABLE_KINDS
 
 log = logging.getLogger(__name__)
 INTERNAL_PIXELS = 3.2e6  # render budget before upsampling (>= half linear size at 12 MP)
-VERSION = 6  # bump whenever the output for a given seed changes (invalidates cached sets)
+VERSION = 7  # bump whenever the output for a given seed changes (invalidates cached sets)
+ZOOM_SHARE = 0.15  # photos taken at a phone's 2x zoom, whose view is ZOOM_HFOV_DEG across
+ZOOM_HFOV_DEG = (36.0, 41.0)  # half a main lens's 65-75 degrees in tangent
+UNRECORDED_SHARE = 0.2  # photos whose EXIF records no lens (stripped by a messenger or an editor)
+_LENS_STREAM = 1  # the lens's own random stream: SeedSequence([set_seed, index, _LENS_STREAM])
 
 
 def layout(rng: np.random.Generator, city: dict, pitch: float, rot_deg: float,
@@ -108,6 +114,16 @@ class Scene:
     noise_seed: int
 
 
+def sample_lens(set_seed: int, index: int) -> tuple[float | None, bool]:
+    """The lens scene ``index`` of set ``set_seed`` is shot with, from its own random stream:
+    the field of view (degrees across the long side) of a 2x zoom, for ``ZOOM_SHARE`` of
+    the scenes, or None for the phone's main lens; and whether the photo records it in its
+    EXIF (all but ``UNRECORDED_SHARE`` of them)."""
+    rng = np.random.default_rng(np.random.SeedSequence([set_seed, index, _LENS_STREAM]))
+    zoom = float(rng.uniform(*ZOOM_HFOV_DEG)) if rng.random() < ZOOM_SHARE else None
+    return zoom, bool(rng.random() >= UNRECORDED_SHARE)
+
+
 def sample_scene(set_seed: int, index: int, scale: float = 1.0, city: dict | None = None,
                  hfov_deg: float | None = None) -> Scene:
     """Sample scene ``index`` of set ``set_seed`` (cheap: no rendering).
@@ -117,9 +133,14 @@ def sample_scene(set_seed: int, index: int, scale: float = 1.0, city: dict | Non
         city: a city dict (design.md section 2) to lay out instead of a sampled one (the
             calibration layout, say); everything else is sampled as for a sampled city.
         hfov_deg: the lens's field of view (degrees over the long side) instead of the
-            phone's main lens (:func:`camera.sample_camera`); the photo then records it in
-            its EXIF (FocalLengthIn35mmFilm), as phones do, and the ground truth in
-            ``scene.fixed_hfov_deg``.
+            one drawn (:func:`sample_lens`); the photo then records it in its EXIF, and the
+            ground truth in ``scene.fixed_hfov_deg``.
+
+    The lens drawn is the phone's main one (:func:`camera.sample_camera`) or a 2x zoom
+    (held further back: it frames every city the generator lays out). The photo records it
+    as phones do (EXIF FocalLengthIn35mmFilm), unless it is one of the photos drawn to
+    record none; the ground truth holds ``scene.zoomed`` and ``scene.recorded_focal_35mm``
+    (None where none is recorded).
     """
     rng = np.random.default_rng(np.random.SeedSequence([set_seed, index]))
     sampled, legality = sample_city(rng)
@@ -134,7 +155,8 @@ def sample_scene(set_seed: int, index: int, scale: float = 1.0, city: dict | Non
     exif = int(rng.choice([6, 8])) if rng.random() < 0.1 else 0
     portrait = bool(exif) or rng.random() < 0.2
     pts = np.vstack([np.vstack([p.corners(), p.apex()[None]]) for p in pyrs])
-    cam, cam_prm = sample_camera(rng, pts, portrait, scale, hfov_deg=hfov_deg)
+    zoom, recorded = (hfov_deg, True) if hfov_deg is not None else sample_lens(set_seed, index)
+    cam, cam_prm = sample_camera(rng, pts, portrait, scale, hfov_deg=zoom)
     light, light_prm = sample_light(rng)
     kind = str(TABLE_KINDS[rng.integers(len(TABLE_KINDS))])
     gloss = float(rng.uniform(0, {"wood": 0.06, "white": 0.05, "dark": 0.06, "cloth": 0.0}[kind]))
@@ -158,7 +180,10 @@ def sample_scene(set_seed: int, index: int, scale: float = 1.0, city: dict | Non
                    "light": light_prm, **cam_prm, "exif_orientation": exif,
                    "jpeg_quality": prm["jpeg_quality"], "sensor": prm, "lens": lens,
                    "phone_shadow": phone_shadow,
-                   "stacks": sum(p["level"] for p in city["pieces"])}
+                   "stacks": sum(p["level"] for p in city["pieces"]),
+                   "zoomed": hfov_deg is None and zoom is not None,
+                   "recorded_focal_35mm": (sensor.focal_length_35mm(cam_prm["hfov_deg"], cam.width, cam.height)
+                                           if recorded else None)}
     if hfov_deg is not None:
         gt["scene"]["fixed_hfov_deg"] = float(hfov_deg)
     return Scene(gt, cam, pyrs, light, prm, tex_seed, noise_seed)
@@ -179,9 +204,8 @@ def render_scene(sc: Scene) -> bytes:
     lin = optics.apply(lin, cam_int, sc.gt["scene"]["lens"])
     del tex
     rgb = sensor.develop(lin, (cam.width, cam.height), sc.sensor, np.random.default_rng(sc.noise_seed))
-    fixed = sc.gt["scene"].get("fixed_hfov_deg")
-    focal = None if fixed is None else sensor.focal_length_35mm(fixed, cam.width, cam.height)
-    jpeg = sensor.encode_jpeg(rgb, sc.sensor["jpeg_quality"], sc.gt["scene"]["exif_orientation"] or None, focal)
+    jpeg = sensor.encode_jpeg(rgb, sc.sensor["jpeg_quality"], sc.gt["scene"]["exif_orientation"] or None,
+                              sc.gt["scene"]["recorded_focal_35mm"])
     log.debug("scene %s rendered in %.1f s", sc.gt["scene"]["seed"], time.perf_counter() - t0)
     return jpeg
 

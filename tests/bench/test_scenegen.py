@@ -11,7 +11,8 @@ from bench.scenegen.camera import Camera
 from bench.scenegen.city import sample_city
 from bench.scenegen.materials import BASE_MM, HEIGHT_MM, plastic
 from bench.scenegen.render import Pyramid
-from bench.scenegen.scene import layout, make_scene
+from bench.scenegen.scene import (UNRECORDED_SHARE, ZOOM_HFOV_DEG, ZOOM_SHARE, layout, make_scene,
+                                   sample_lens)
 from bench.scenegen.sensor import encode_jpeg
 from vision.load import field_of_view
 
@@ -150,7 +151,33 @@ def test_a_lens_given_shoots_the_same_scene_and_the_photo_records_it():
     assert np.degrees(2 * np.arctan(0.5 * max(width, height) / K[0, 0])) == pytest.approx(38.0)
     assert gt["scene"]["distance_mm"] > main_gt["scene"]["distance_mm"]
     assert field_of_view(zoomed) == pytest.approx(38.0, abs=0.5)  # the focal length is whole mm
-    assert field_of_view(main) is None
+    assert field_of_view(main) == pytest.approx(main_gt["scene"]["hfov_deg"], abs=1.0)
+
+
+def test_the_lens_drawn_is_mostly_the_main_one_and_mostly_recorded():
+    """Of 1000 scenes, about ZOOM_SHARE are shot at a 2x zoom and about UNRECORDED_SHARE
+    record no lens, each drawn apart from the rest of the scene."""
+    lenses = [sample_lens(11, i) for i in range(1000)]
+    zooms = [zoom for zoom, _ in lenses if zoom is not None]
+    assert abs(len(zooms) / 1000 - ZOOM_SHARE) < 0.04
+    assert all(ZOOM_HFOV_DEG[0] <= zoom <= ZOOM_HFOV_DEG[1] for zoom in zooms)
+    assert abs(sum(not recorded for _, recorded in lenses) / 1000 - UNRECORDED_SHARE) < 0.04
+
+
+def test_a_scene_drawn_at_zoom_is_its_main_scene_shot_through_that_lens():
+    zoom, recorded = sample_lens(11, 12)
+    assert zoom is not None and recorded
+    drawn, gt = make_scene(11, 12, scale=0.1)
+    asked, _ = make_scene(11, 12, scale=0.1, hfov_deg=zoom)
+    assert drawn == asked and gt["scene"]["zoomed"]
+    assert field_of_view(drawn) == pytest.approx(zoom, abs=0.5)
+
+
+def test_a_photo_drawn_to_record_no_lens_has_no_focal_length_in_its_exif():
+    assert sample_lens(11, 1) == (None, False)
+    jpeg, gt = make_scene(11, 1, scale=0.1)
+    assert field_of_view(jpeg) is None and gt["scene"]["recorded_focal_35mm"] is None
+    assert not gt["scene"]["zoomed"]
 
 
 @pytest.mark.parametrize("orientation", [6, 8])

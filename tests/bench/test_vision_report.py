@@ -5,16 +5,19 @@ from collections import Counter
 from bench.vision import by_condition, conditions, steadiness, tilt_summary, timed
 
 
-def _scene(table="wood", elevation=60.0, tilt=5.0, phone_shadow=False):
+def _scene(table="wood", elevation=60.0, tilt=5.0, phone_shadow=False, zoomed=False, focal=26, **more):
     return {"table": table, "light": {"elevation_deg": elevation}, "tilt_deg": tilt,
-            "phone_shadow": phone_shadow}
+            "phone_shadow": phone_shadow, "zoomed": zoomed, "recorded_focal_35mm": focal, **more}
 
 
-def test_a_scene_is_grouped_by_table_lamp_tilt_and_phone_shadow():
-    assert conditions(_scene("dark", 30.0, 20.0, True)) == {
-        "table": "dark", "lamp": "under 45 deg", "tilt": "15 deg and over", "phone_shadow": "yes"}
+def test_a_scene_is_grouped_by_table_lamp_tilt_phone_shadow_and_lens():
+    assert conditions(_scene("dark", 30.0, 20.0, True, True, None)) == {
+        "table": "dark", "lamp": "under 45 deg", "tilt": "15 deg and over", "phone_shadow": "yes",
+        "lens": "2x zoom", "lens_recorded": "no"}
     assert conditions(_scene()) == {
-        "table": "wood", "lamp": "45 deg and over", "tilt": "under 15 deg", "phone_shadow": "no"}
+        "table": "wood", "lamp": "45 deg and over", "tilt": "under 15 deg", "phone_shadow": "no",
+        "lens": "main", "lens_recorded": "yes"}
+    assert conditions(_scene(fixed_hfov_deg=38.0))["lens"] == "38 deg"
 
 
 def test_photos_read_exactly_and_errors_per_piece_are_counted_per_condition():
