@@ -2,6 +2,7 @@
 // and keep the detection as the current player's city before moving on to the review.
 import { describeGame, loadDraft, rulesById, saveDraft, showMessage } from "./common.js";
 import { entryFromDetection } from "./city.js";
+import { exifSegment, upright, withSegment } from "./exif.js";
 
 const MAX_SIDE = 2000;
 const JPEG_QUALITY = 0.9;
@@ -16,8 +17,9 @@ const label = document.getElementById("progress-label");
 const bar = document.getElementById("progress-bar");
 document.getElementById("game-line").textContent = draft ? describeGame(draft, rulesById()) : "";
 
-// The photo at most MAX_SIDE pixels on its long side, as JPEG, turned upright. Photos the
-// browser cannot decode (HEIC on most phones but iPhones) go up as they are.
+// The photo at most MAX_SIDE pixels on its long side, as JPEG, turned upright, with the
+// original's Exif (the lens it records) where it has one. Photos the browser cannot decode
+// (HEIC on most phones but iPhones) go up as they are.
 async function shrink(file) {
   let bitmap;
   try {
@@ -32,7 +34,10 @@ async function shrink(file) {
   canvas.height = Math.round(bitmap.height * scale);
   canvas.getContext("2d").drawImage(bitmap, 0, 0, canvas.width, canvas.height);
   bitmap.close();
-  return new Promise((resolve) => canvas.toBlob((blob) => resolve(blob || file), "image/jpeg", JPEG_QUALITY));
+  const blob = await new Promise((resolve) => canvas.toBlob(resolve, "image/jpeg", JPEG_QUALITY));
+  if (!blob) return file;
+  const segment = await exifSegment(file);
+  return segment ? withSegment(blob, upright(segment)) : blob;
 }
 
 function kilobytes(blob) {

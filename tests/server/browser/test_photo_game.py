@@ -1,11 +1,18 @@
 """A game from a photo on a phone: upload a sample photo, see the overlay and the sheet, tap
 the photo to open a cell, correct one cell and watch the score change, save, find it."""
+import io
 import json
 import re
+from pathlib import Path
 
+import pytest
+from PIL import Image
 from playwright.sync_api import expect
 
+from vision.load import field_of_view, load_photo
+
 RULES = ["little-boxes", "shopping-district", "linear-park"]
+SAMPLES = Path(__file__).resolve().parents[3] / "sample_images"
 
 
 def draft_entry(page):
@@ -158,3 +165,40 @@ def test_an_empty_cell_in_doubt_is_marked_until_the_player_opens_it(page, sample
     _, entry = draft_entry(page)
     assert entry["doubtful"] == []
     assert len(entry["pieces"]) == len(entry["detected"]["pieces"]) + 1
+
+
+def uploaded_photo(page, photo):
+    """The JPEG the page uploads when the player chooses ``photo`` (the request goes on to
+    the server, and the review opens)."""
+    sent = {}
+
+    def keep(route):
+        boundary = route.request.headers["content-type"].split("boundary=")[1].encode()
+        for part in route.request.post_data_buffer.split(b"--" + boundary):
+            head, _, body = part.partition(b"\r\n\r\n")
+            if b'name="photo"' in head:
+                sent["photo"] = body[:-2]  # less the line break before the next boundary
+        route.continue_()
+
+    page.route("**/api/detect", keep)
+    start_photo_game(page)
+    page.locator("#gallery-input").set_input_files(str(photo))
+    expect(page).to_have_url(re.compile(r"/review$"), timeout=90_000)
+    return sent["photo"]
+
+
+def test_a_photo_shrunk_on_the_phone_keeps_the_lens_it_records(page):
+    """A photo taken at 2x zoom is shrunk on the phone to 2000 pixels; the JPEG the phone
+    makes still records the lens (38 degrees across), so the server models its camera."""
+    jpeg = uploaded_photo(page, SAMPLES / "zoom" / "scene_0220.jpg")
+    assert Image.open(io.BytesIO(jpeg)).size == (2000, 1500)
+    assert field_of_view(jpeg) == pytest.approx(38.0, abs=0.5)
+
+
+def test_a_sideways_photo_goes_up_upright_with_its_lens(page):
+    """A photo stored sideways with an Orientation tag is turned upright on the phone; the
+    Exif put back says so, or the server would turn it a second time."""
+    photo = SAMPLES / "scene_0149.jpg"
+    jpeg = uploaded_photo(page, photo)
+    assert load_photo(jpeg, 2000).shape[:2] == (2000, 1500)
+    assert field_of_view(jpeg) == pytest.approx(field_of_view(photo.read_bytes()), abs=0.5)
