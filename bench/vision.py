@@ -11,12 +11,12 @@ work on the machine counts little: wall-clock seconds swing with it (on set 2026
 a photo on the machine alone and 0.35 s beside two other readers, where the CPU time stayed
 at 0.25 to 0.26 s) and are given too; photos read exactly and errors per piece by each
 condition the generator varies (table, lamp elevation, camera tilt, the phone's shadow, the
-lens and whether the photo records it); and how the marks
-the player is asked to check (pieces under the profile's ``max_uncertain_confidence``) fall
-on wrong and right pieces; and how steady the readings are: each photo is read again at a
-working size 2% smaller (outside the timing), and the photos whose errors change are counted;
-and how far the camera tilt fitted to the grid is from the true one (a small city's few
-anchors can be fitted flat under a tilted phone).
+lens and whether the photo records it); and how the marks the player is asked to check
+(pieces under the profile's ``max_uncertain_confidence``) fall on wrong and right pieces;
+and how steady the readings are: each photo is read again at a working size 2% smaller
+(outside the timing), and the photos whose errors change are counted; and how far the camera
+tilt fitted to the grid is from the true one (a small city's few anchors can be fitted flat
+under a tilted phone).
 Run: ``python -m bench.vision [--seed S] [--count N] [--profile P]``; writes
 ``bench/results/vision.json``.
 """

@@ -28,7 +28,7 @@ log = logging.getLogger(__name__)
 INTERNAL_PIXELS = 3.2e6  # render budget before upsampling (>= half linear size at 12 MP)
 VERSION = 7  # bump whenever the output for a given seed changes (invalidates cached sets)
 ZOOM_SHARE = 0.15  # photos taken at a phone's 2x zoom, whose view is ZOOM_HFOV_DEG across
-ZOOM_HFOV_DEG = (36.0, 41.0)  # half a main lens's 65-75 degrees in tangent
+ZOOM_HFOV_DEG = (36.0, 41.0)  # near 2 atan(tan(h / 2) / 2) of a main lens's h of 65-75 degrees (35-42)
 UNRECORDED_SHARE = 0.2  # photos whose EXIF records no lens (stripped by a messenger or an editor)
 _LENS_STREAM = 1  # the lens's own random stream: SeedSequence([set_seed, index, _LENS_STREAM])
 
@@ -155,8 +155,8 @@ def sample_scene(set_seed: int, index: int, scale: float = 1.0, city: dict | Non
     exif = int(rng.choice([6, 8])) if rng.random() < 0.1 else 0
     portrait = bool(exif) or rng.random() < 0.2
     pts = np.vstack([np.vstack([p.corners(), p.apex()[None]]) for p in pyrs])
-    zoom, recorded = (hfov_deg, True) if hfov_deg is not None else sample_lens(set_seed, index)
-    cam, cam_prm = sample_camera(rng, pts, portrait, scale, hfov_deg=zoom)
+    lens_hfov, recorded = (hfov_deg, True) if hfov_deg is not None else sample_lens(set_seed, index)
+    cam, cam_prm = sample_camera(rng, pts, portrait, scale, hfov_deg=lens_hfov)
     light, light_prm = sample_light(rng)
     kind = str(TABLE_KINDS[rng.integers(len(TABLE_KINDS))])
     gloss = float(rng.uniform(0, {"wood": 0.06, "white": 0.05, "dark": 0.06, "cloth": 0.0}[kind]))
@@ -181,7 +181,7 @@ def sample_scene(set_seed: int, index: int, scale: float = 1.0, city: dict | Non
                    "jpeg_quality": prm["jpeg_quality"], "sensor": prm, "lens": lens,
                    "phone_shadow": phone_shadow,
                    "stacks": sum(p["level"] for p in city["pieces"]),
-                   "zoomed": hfov_deg is None and zoom is not None,
+                   "zoomed": hfov_deg is None and lens_hfov is not None,
                    "recorded_focal_35mm": (sensor.focal_length_35mm(cam_prm["hfov_deg"], cam.width, cam.height)
                                            if recorded else None)}
     if hfov_deg is not None:
