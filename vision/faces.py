@@ -12,6 +12,13 @@ the cell taken for a stack; a shadow or a glint lies on one face, not on all.
 
 This finds stacks of two pieces of one colour, which show no second colour, and stacks
 whose upper colour showed through or swamped the lower one in the candidates.
+
+A black piece is opaque: whatever lies round it, its faces are grey, brighter where they
+catch the lamp or a glint, but of no hue. A tinted piece resting on it is dark too (the
+light passing through it falls on black), and with the glints it may differ from the black
+band below by less than their spread; but it has a hue. So on a black piece the bands are
+also compared in chroma alone (each pixel's log ratio less its mean over the channels),
+where a glint does not count, and the upper piece's colour is the tint of that change.
 """
 from __future__ import annotations
 
@@ -24,6 +31,7 @@ import cv2
 import numpy as np
 
 from calibration import Profile
+from calibration.profile import BLACK
 
 from .camera import Camera
 from .cells import NEIGHBOURS, CityReading, Reading
@@ -46,10 +54,12 @@ class FaceContrast:
     """How a pyramid's faces differ across a seat (:func:`face_contrast`): ``difference``
     (the least over the faces seen, in units of the bands' spread), ``standing_out`` (the
     least difference, so measured, between a face below the seat and the table beside its
-    base) and the mean log ratio (3,) ``below`` and ``above`` the seat over those faces."""
+    base), ``tint_difference`` (the least difference across the seat in chroma alone) and
+    the mean log ratio (3,) ``below`` and ``above`` the seat over those faces."""
 
     difference: float
     standing_out: float
+    tint_difference: float
     below: np.ndarray
     above: np.ndarray
 
@@ -69,7 +79,7 @@ def face_contrast(log_ratio: np.ndarray, camera: Camera, cell: tuple[int, int], 
     bounds = (_GAP, seat - _GAP, seat + _GAP, min(seat + _BAND, _TOP))
     squares = [_square_at(camera, centre, side, turn, f) for f in bounds]
     beside = [_square_at(camera, centre, side * (1 + 2 * g), turn, 0.0) for g in (_GAP, _GAP + _BESIDE)]
-    differences, standing_out, below, above = [], [], [], []
+    differences, standing_out, tint_differences, below, above = [], [], [], [], []
     # every cross-section's apex is the pyramid's: the first's base and apex tell the faces seen
     for k in np.nonzero(faces_seen(squares[0][None, :4], squares[0][None, 4])[0])[0]:
         table, lower, upper = (_band_pixels(log_ratio, a[:4], b[:4], k) for a, b in
@@ -78,11 +88,13 @@ def face_contrast(log_ratio: np.ndarray, camera: Camera, cell: tuple[int, int], 
             continue
         differences.append(_difference(lower, upper))
         standing_out.append(_difference(lower, table))
+        tint_differences.append(_difference(_chroma(lower), _chroma(upper)))
         below.append(lower.mean(axis=0))
         above.append(upper.mean(axis=0))
     if len(differences) < _MIN_FACES:
         return None
-    return FaceContrast(min(differences), min(standing_out), np.mean(below, axis=0), np.mean(above, axis=0))
+    return FaceContrast(min(differences), min(standing_out), min(tint_differences), np.mean(below, axis=0),
+                        np.mean(above, axis=0))
 
 
 def _difference(a: np.ndarray, b: np.ndarray) -> float:
@@ -92,20 +104,31 @@ def _difference(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.sqrt(np.mean(((a.mean(axis=0) - b.mean(axis=0)) / spread) ** 2)))
 
 
+def _chroma(values: np.ndarray) -> np.ndarray:
+    """The chroma of log ratios ``values`` ((N, 3) -> (N, 3)): each less its mean over the
+    channels, so that a change of brightness alone leaves it as it is."""
+    return values - values.mean(axis=1, keepdims=True)
+
+
 def add_face_stacks(reading: CityReading, log_ratio: np.ndarray, poses: dict[tuple[int, int, int], np.ndarray],
-                    colour_of: Callable[[np.ndarray], int], profile: Profile) -> CityReading:
+                    colour_of: Callable[[np.ndarray], int], tint_of: Callable[[np.ndarray], int],
+                    profile: Profile) -> CityReading:
     """``reading`` with each cell holding one piece (medium or large) read again as a stack
     where its faces differ across the seat of a smaller piece (:func:`face_contrast`) by at
-    least ``profile.stack_face_contrast``, its outline laid on the photo's edges at its
-    size: its pose from ``poses`` ((col, row, size) -> pose, :func:`edge_fit.fit_poses`;
-    a piece without one is not tried). An upper size an orthogonal neighbour holds is
-    not tried (a stacked piece is next to its neighbours' pieces); of the rest, the one
-    whose seat the faces differ across most is kept. The stack's pieces' colours are
-    ``colour_of`` (the colour index of a mean log ratio (3,)) their bands, and each is as
-    sure as the difference is past the threshold (sure at twice it), times the piece
-    read's colour's. A piece whose faces differ across some seat by ``profile.stack_face_doubt``
-    or more, too little to read a stack, may still be one: it is flagged for the player to
-    check (its confidence made at most ``_DOUBTED_CONFIDENCE`` of ``max_uncertain_confidence``).
+    least ``profile.stack_face_contrast``, or, on a black piece, in chroma by at least
+    ``profile.stack_tint_contrast``; its outline laid on the photo's edges at its size: its
+    pose from ``poses`` ((col, row, size) -> pose, :func:`edge_fit.fit_poses`; a piece
+    without one is not tried). An upper size an orthogonal neighbour holds is not tried (a
+    stacked piece is next to its neighbours' pieces); of the rest, the one whose seat the
+    faces differ across most (past its threshold, a tint before all) is kept. The stack's
+    pieces' colours are ``colour_of`` (the colour index of a mean log ratio (3,)) their
+    bands; on a black piece told by a tint, the lower stays black and the upper is
+    ``tint_of`` (the colour index of a tinted piece whose log ratio changes the way the
+    (3,) change given does) the change across the seat. Each is as sure as the difference
+    is past its threshold (sure at twice it), times the piece read's colour's. A piece
+    whose faces differ across some seat by ``profile.stack_face_doubt`` or more, too little
+    to read a stack, may still be one: it is flagged for the player to check (its
+    confidence made at most ``_DOUBTED_CONFIDENCE`` of ``max_uncertain_confidence``).
 
     A piece read might be the upper of a stack whose lower piece went unseen (black on a
     dark table); trying a larger lower under it was measured and made far more stacks of
@@ -118,37 +141,64 @@ def add_face_stacks(reading: CityReading, log_ratio: np.ndarray, poses: dict[tup
              if upper not in {q.size for dc, dr in NEIGHBOURS for q in by_cell.get((p.col + dc, p.row + dr), [])}]
     if not tries:
         return reading
-    best: dict[int, tuple[Reading, int, FaceContrast]] = {}
+    best: dict[int, tuple[tuple[bool, float], Reading, int, tuple[int, int]]] = {}
     doubted: dict[int, Reading] = {}
     for piece, upper in tries:
         seat = seat_height_mm(piece.size, upper) / HEIGHT_MM[piece.size]
         found = face_contrast(log_ratio, reading.camera, (piece.col, piece.row),
                               poses[piece.col, piece.row, piece.size], seat)
-        told = -np.inf if found is None else min(found.difference, found.standing_out)
+        if found is None:
+            continue
+        told = min(found.difference, found.standing_out)
         if told >= profile.stack_face_doubt:
             doubted[id(piece)] = dataclasses.replace(
                 piece, confidence=min(piece.confidence, _DOUBTED_CONFIDENCE * profile.max_uncertain_confidence))
-        if told < profile.stack_face_contrast:
-            continue
-        if id(piece) not in best or found.difference > best[id(piece)][2].difference:
-            best[id(piece)] = (piece, upper, found)
+        tint = _tint_colours(found, colour_of, tint_of) if piece.color_index == BLACK else None
+        past = _past_thresholds(found, tint is not None, profile)
+        if past is not None and (id(piece) not in best or past > best[id(piece)][0]):
+            best[id(piece)] = (past, piece, upper, tint if past[0] else (colour_of(found.below), colour_of(found.above)))
     if best:
         logger.info("%d stack(s) told by the faces of their lower pieces", len(best))
-    stacks = {key: _stack(reading, *found, colour_of, profile.stack_face_contrast) for key, found in best.items()}
+    stacks = {key: _stack(reading, piece, upper, past[1], colours) for key, (past, piece, upper, colours) in best.items()}
     stacks.update({key: [piece] for key, piece in doubted.items() if key not in stacks})
     return dataclasses.replace(reading, pieces=[q for p in reading.pieces for q in stacks.get(id(p), [p])])
 
 
-def _stack(reading: CityReading, piece: Reading, upper: int, contrast: FaceContrast, colour_of,
-           threshold: float) -> list[Reading]:
-    """``piece`` as the lower of the stack :func:`add_face_stacks` reads on its cell from its
-    faces' ``contrast``, and the piece of size ``upper`` on it."""
-    sure = float(np.clip(contrast.difference / threshold - 1.0, 0.0, 1.0)) * piece.confidence
+def _tint_colours(found: FaceContrast, colour_of, tint_of) -> tuple[int, int] | None:
+    """The colours (lower, upper) of a stack read black whose faces ``found`` differ across
+    the seat in tint. Where the band below the seat reads black (``colour_of``), the lower
+    piece is black and the upper a tint lit through onto it, dark enough to read black too:
+    its colour is ``tint_of`` the change across the seat. Else, where the band above it
+    reads black, a black piece rests on a tinted one (its colour as ``colour_of`` reads the
+    band below). None where neither band reads black."""
+    if colour_of(found.below) == BLACK:
+        return BLACK, tint_of(found.above - found.below)
+    if colour_of(found.above) == BLACK:
+        return colour_of(found.below), BLACK
+    return None
+
+
+def _past_thresholds(found: FaceContrast, tinted: bool, profile: Profile) -> tuple[bool, float] | None:
+    """Whether the faces ``found`` tell a stack, as (told by a tint, the difference that
+    tells it over its threshold), or None where they do not; by a tint only where the
+    piece's bands are black and ``tinted`` (:func:`_tint_colours`)."""
+    if tinted and found.tint_difference >= profile.stack_tint_contrast:
+        return True, found.tint_difference / profile.stack_tint_contrast
+    if min(found.difference, found.standing_out) >= profile.stack_face_contrast:
+        return False, found.difference / profile.stack_face_contrast
+    return None
+
+
+def _stack(reading: CityReading, piece: Reading, upper: int, ratio: float, colours: tuple[int, int]) -> list[Reading]:
+    """``piece`` as the lower of the stack :func:`add_face_stacks` reads on its cell, its
+    faces' difference ``ratio`` times its threshold, with the piece of size ``upper`` on it;
+    ``colours`` (lower, upper) their colour indices."""
+    sure = float(np.clip(ratio - 1.0, 0.0, 1.0)) * piece.confidence
     lift = seat_height_mm(piece.size, upper)
     colrow = np.array([piece.col, piece.row], np.float64)
     centre = tuple(float(v) for v in reading.camera.project(np.append(colrow, lift / reading.pitch_mm)[None])[0])
-    return [dataclasses.replace(piece, color_index=colour_of(contrast.below), confidence=sure),
-            Reading(piece.col, piece.row, colour_of(contrast.above), upper, 1, sure, centre,
+    return [dataclasses.replace(piece, color_index=colours[0], confidence=sure),
+            Reading(piece.col, piece.row, colours[1], upper, 1, sure, centre,
                     outline(reading.camera, colrow, upper, reading.pitch_mm, lift))]
 
 

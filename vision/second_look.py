@@ -208,6 +208,18 @@ class PhotoColours:
         cost[full] = np.inf
         return int(cost.argmin())
 
+    def tint(self, change: np.ndarray) -> int:
+        """The colour index of the tinted piece (not black) that changes a log ratio most
+        nearly the way ``change`` (3,) does, in chroma (each less its mean over the
+        channels): the cosine of their angle. A tint through which light falls on black
+        is seen against black, not the table, so its brightness tells nothing."""
+        expected = self.expected - self.offset
+        chromas = np.vstack([expected, change]) - np.vstack([expected, change]).mean(axis=1, keepdims=True)
+        cosine = chromas[:-1] @ chromas[-1] / np.maximum(np.linalg.norm(chromas[:-1], axis=1)
+                                                         * np.linalg.norm(chromas[-1]), 1e-12)
+        cosine[BLACK] = -np.inf
+        return int(cosine.argmax())
+
 
 def _cell_outlines(reading: CityReading, cell, image_shape):
     """The projected outlines ((K, 2) (x, y)) of each size on ``cell`` (col, row), and the

@@ -61,7 +61,8 @@ def check_reading(reading: CityReading, strength: np.ndarray, log_ratio: np.ndar
     found = found if edges is None else black_sizes_from_edges(found, edges, profile)
     poses = piece_poses(found, outline_edges)
     found = drop_edgeless(found, poses, outline_edges, profile)
-    found = add_face_stacks(found, log_ratio, poses, lambda feature: colours.color(feature, _NONE_FULL), profile)
+    found = add_face_stacks(found, log_ratio, poses, lambda feature: colours.color(feature, _NONE_FULL), colours.tint,
+                            profile)
     found = add_strays(found, strays, log_ratio, colours, profile)
     poses = piece_poses(found, outline_edges, poses)
     found = drop_edgeless(found, poses, outline_edges, profile)

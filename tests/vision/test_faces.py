@@ -5,16 +5,20 @@ import numpy as np
 import pytest
 
 from calibration import load_profile
+from calibration.profile import BLACK, COLOR_ORDER
 from vision.cells import CityReading, Reading
 from vision.edge_fit import edge_tensor, fit_poses
 from vision.faces import add_face_stacks, face_contrast
 from vision.model import BASE_MM, HEIGHT_MM, seat_height_mm
+from vision.second_look import PhotoColours
 from vision.verify import piece_poses
 from tests.vision.pyramids import draw_pyramid
 from tests.vision.test_edge_fit import TABLE, tilted_camera
 
 PITCH_MM = 36.0  # millimetres a grid unit, in these photos
 RED, DEEP_RED, BLUE = (200, 40, 40), (150, 20, 25), (40, 60, 200)
+GLOSSY_BLACK, RED_ON_BLACK = (34, 34, 36), (46, 30, 30)  # a red tint lit through, on black
+DRAWN = {"red": RED, "yellow": (210, 190, 40), "green": (40, 170, 60), "blue": BLUE, "black": GLOSSY_BLACK}
 
 
 def photo_of(camera, pieces, seed=0):
@@ -29,6 +33,13 @@ def photo_of(camera, pieces, seed=0):
             draw_pyramid(rgb, camera, cell, BASE_MM[size] / PITCH_MM, 0.0, colour, lift)
     noise = np.random.default_rng(seed).normal(0, 2.0, rgb.shape)
     return np.clip(rgb + noise, 0, 255).astype(np.uint8)
+
+
+def glinting(rgb, seed=1):
+    """``rgb`` brightened and darkened pixel by pixel, alike in every channel, as glints and
+    reflections on glossy faces are: a grey factor, log-normal with spread 0.35."""
+    shine = np.exp(np.random.default_rng(seed).normal(0, 0.35, rgb.shape[:2]))[..., None]
+    return np.clip(rgb * shine, 0, 255).astype(np.uint8)
 
 
 def log_ratio_of(rgb):
@@ -48,12 +59,20 @@ def nearest_colour(feature):
     return 0 if np.linalg.norm(feature - red) <= np.linalg.norm(feature - blue) else 3
 
 
-def contrasts(tilt, pieces, lower, upper):
+def drawn_colours():
+    """The :class:`PhotoColours` of a photo on the plain table, the expected colours those
+    drawn."""
+    expected = np.array([log_ratio_of(np.array([[DRAWN[name]]], np.uint8))[0, 0] for name in COLOR_ORDER])
+    return PhotoColours(expected, np.zeros(3), np.zeros(3), 0.0, False, load_profile().piece_colors)
+
+
+def contrasts(tilt, pieces, lower, upper, shine=lambda rgb: rgb):
     """The :func:`face_contrast` at cells (0, 0) and (2, 0) of a photo of ``pieces`` (as for
-    :func:`photo_of`) taken ``tilt`` degrees from straight down, across the seat of an
-    ``upper`` size on a ``lower`` one, the outlines laid on the edges at the ``lower`` size."""
+    :func:`photo_of`, then passed through ``shine``) taken ``tilt`` degrees from straight
+    down, across the seat of an ``upper`` size on a ``lower`` one, the outlines laid on the
+    edges at the ``lower`` size."""
     camera = tilted_camera(tilt)
-    rgb = photo_of(camera, pieces)
+    rgb = shine(photo_of(camera, pieces))
     edges = edge_tensor(rgb, (0, 0, 480, 360))
     poses = fit_poses(edges, camera, np.array([[0, 0], [2, 0]]), np.full(2, BASE_MM[lower] / PITCH_MM))
     seat = seat_height_mm(lower, upper) / HEIGHT_MM[lower]
@@ -72,6 +91,42 @@ def test_the_faces_of_a_stack_differ_across_its_seat_and_a_single_piece_s_do_not
     assert single.difference < threshold / 2
 
 
+@pytest.mark.parametrize("tilt", [0.0, 20.0])
+def test_a_tint_on_a_glossy_black_piece_differs_across_its_seat_in_chroma_alone(tilt):
+    """A red medium on a black large, lit through onto black so hardly brighter than it,
+    with glints over both: the faces differ across the seat by less than the threshold
+    overall, but in chroma by well over the tint threshold; a black large alone, by well
+    under it."""
+    profile = load_profile()
+    stack, single = contrasts(tilt, [((0, 0), [(3, GLOSSY_BLACK), (2, RED_ON_BLACK)]), ((2, 0), [(3, GLOSSY_BLACK)])],
+                              3, 2, glinting)
+    assert stack.difference < profile.stack_face_contrast
+    assert stack.tint_difference > 2 * profile.stack_tint_contrast
+    assert single.tint_difference < profile.stack_tint_contrast / 2
+
+
+def test_a_tinted_piece_on_a_black_one_is_read_as_a_stack_of_its_tint_on_black():
+    """Of two black larges read alone, under glints, the one carrying a red medium becomes a
+    stack of a red medium on a black large (the red read from the change across the seat,
+    though the band above it is nearer black than red); the other stays as it was. The tint
+    is looked for on black pieces only: the same photo with both read as blue (whose faces
+    a tint seen through can colour) reads no stack."""
+    camera = tilted_camera(15.0)
+    rgb = glinting(photo_of(camera, [((0, 0), [(3, GLOSSY_BLACK), (2, RED_ON_BLACK)]), ((2, 0), [(3, GLOSSY_BLACK)])]))
+    colours = drawn_colours()
+
+    def read_as(colour):
+        reading = reading_of(camera, [((0, 0), 3, colour), ((2, 0), 3, colour)])
+        poses = piece_poses(reading, edge_tensor(rgb, (0, 0, 480, 360)))
+        found = add_face_stacks(reading, log_ratio_of(rgb), poses, lambda f: colours.color(f, np.zeros(5, bool)),
+                                colours.tint, load_profile())
+        return sorted((p.col, p.row, p.size, p.level, p.color_index) for p in found.pieces)
+
+    red, blue = COLOR_ORDER.index("red"), COLOR_ORDER.index("blue")
+    assert read_as(BLACK) == [(0, 0, 2, 1, red), (0, 0, 3, 0, BLACK), (2, 0, 3, 0, BLACK)]
+    assert read_as(blue) == [(0, 0, 3, 0, blue), (2, 0, 3, 0, blue)]
+
+
 def test_a_stack_is_added_where_the_faces_differ_with_each_piece_s_colour():
     """Of two large red pieces read alone, the one carrying a blue medium becomes a stack: a
     red large with a blue medium on top; the other stays as it was."""
@@ -79,7 +134,7 @@ def test_a_stack_is_added_where_the_faces_differ_with_each_piece_s_colour():
     rgb = photo_of(camera, [((0, 0), [(3, RED), (2, BLUE)]), ((2, 0), [(3, RED)])])
     reading = reading_of(camera, [((0, 0), 3, 0), ((2, 0), 3, 0)])
     found = add_face_stacks(reading, log_ratio_of(rgb), piece_poses(reading, edge_tensor(rgb, (0, 0, 480, 360))),
-                            nearest_colour, load_profile())
+                            nearest_colour, nearest_colour, load_profile())
     assert sorted((p.col, p.row, p.size, p.level, p.color_index) for p in found.pieces) == [
         (0, 0, 2, 1, 3), (0, 0, 3, 0, 0), (2, 0, 3, 0, 0)]
     assert all(0.0 <= p.confidence <= 1.0 for p in found.pieces)
@@ -92,7 +147,7 @@ def test_no_stack_is_read_whose_upper_piece_would_break_the_rules():
     rgb = photo_of(camera, [((0, 0), [(2, RED), (1, BLUE)]), ((1, 0), [(1, RED)])])
     reading = reading_of(camera, [((0, 0), 2, 0), ((1, 0), 1, 0)])
     found = add_face_stacks(reading, log_ratio_of(rgb), piece_poses(reading, edge_tensor(rgb, (0, 0, 480, 360))),
-                            nearest_colour, load_profile())
+                            nearest_colour, nearest_colour, load_profile())
     assert [p.level for p in found.pieces] == [0, 0]
 
 
@@ -117,6 +172,6 @@ def test_a_piece_whose_faces_differ_too_little_to_read_a_stack_is_flagged():
     profile = dataclasses.replace(load_profile(), stack_face_doubt=load_profile().stack_face_contrast,
                                   stack_face_contrast=100.0)
     found = add_face_stacks(reading, log_ratio_of(rgb), piece_poses(reading, edge_tensor(rgb, (0, 0, 480, 360))),
-                            nearest_colour, profile)
+                            nearest_colour, nearest_colour, profile)
     assert [(p.col, p.level, p.confidence < profile.max_uncertain_confidence) for p in found.pieces] == [
         (0, 0, True), (2, 0, False)]
