@@ -175,3 +175,19 @@ def test_a_piece_whose_faces_differ_too_little_to_read_a_stack_is_flagged():
                             nearest_colour, nearest_colour, profile)
     assert [(p.col, p.level, p.confidence < profile.max_uncertain_confidence) for p in found.pieces] == [
         (0, 0, True), (2, 0, False)]
+
+
+def test_a_black_piece_on_a_tinted_one_read_black_is_read_as_black_on_its_tint():
+    """A black medium on a green large, the whole read as a black large (the black upper
+    filled its candidates): where only the band above the seat reads black, the black piece
+    is the upper one and the lower is the colour below. The overall test is switched off,
+    so the tint alone tells the stack."""
+    camera = tilted_camera(15.0)
+    rgb = glinting(photo_of(camera, [((0, 0), [(3, DRAWN["green"]), (2, GLOSSY_BLACK)])]))
+    colours = drawn_colours()
+    reading = reading_of(camera, [((0, 0), 3, BLACK)])
+    profile = dataclasses.replace(load_profile(), stack_face_contrast=100.0)
+    found = add_face_stacks(reading, log_ratio_of(rgb), piece_poses(reading, edge_tensor(rgb, (0, 0, 480, 360))),
+                            lambda f: colours.color(f, np.zeros(5, bool)), colours.tint, profile)
+    green = COLOR_ORDER.index("green")
+    assert sorted((p.size, p.level, p.color_index) for p in found.pieces) == [(2, 1, BLACK), (3, 0, green)]
