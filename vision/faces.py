@@ -18,7 +18,8 @@ catch the lamp or a glint, but of no hue. A tinted piece resting on it is dark t
 light passing through it falls on black), and with the glints it may differ from the black
 band below by less than their spread; but it has a hue. So on a black piece the bands are
 also compared in chroma alone (each pixel's log ratio less its mean over the channels),
-where a glint does not count, and the upper piece's colour is the tint of that change.
+where a glint does not count, and the upper piece's colour is the tint of that change (or,
+where only the band above reads black, a black piece rests on a tinted one).
 """
 from __future__ import annotations
 
@@ -122,9 +123,9 @@ def add_face_stacks(reading: CityReading, log_ratio: np.ndarray, poses: dict[tup
     stacked piece is next to its neighbours' pieces); of the rest, the one whose seat the
     faces differ across most (past its threshold, a tint before all) is kept. The stack's
     pieces' colours are ``colour_of`` (the colour index of a mean log ratio (3,)) their
-    bands; on a black piece told by a tint, the lower stays black and the upper is
+    bands; on a black piece told by a tint, as :func:`_tint_colours` reads them with
     ``tint_of`` (the colour index of a tinted piece whose log ratio changes the way the
-    (3,) change given does) the change across the seat. Each is as sure as the difference
+    (3,) change given does). Each is as sure as the difference
     is past its threshold (sure at twice it), times the piece read's colour's. A piece
     whose faces differ across some seat by ``profile.stack_face_doubt`` or more, too little
     to read a stack, may still be one: it is flagged for the player to check (its
