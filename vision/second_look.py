@@ -213,8 +213,8 @@ class PhotoColours:
         nearly the way ``change`` (3,) does, in chroma (each less its mean over the
         channels): the cosine of their angle. A tint through which light falls on black
         is seen against black, not the table, so its brightness tells nothing."""
-        expected = self.expected - self.offset
-        chromas = np.vstack([expected, change]) - np.vstack([expected, change]).mean(axis=1, keepdims=True)
+        both = np.vstack([self.expected - self.offset, change])
+        chromas = both - both.mean(axis=1, keepdims=True)
         cosine = chromas[:-1] @ chromas[-1] / np.maximum(np.linalg.norm(chromas[:-1], axis=1)
                                                          * np.linalg.norm(chromas[-1]), 1e-12)
         cosine[BLACK] = -np.inf
