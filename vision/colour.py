@@ -399,5 +399,10 @@ def table_level(table: np.ndarray) -> np.ndarray:
 
 def table_chroma(table_rgb: np.ndarray) -> np.ndarray:
     """Chromaticity of a table colour: (3,) log RGB minus its mean, float64."""
-    lg = np.log(np.asarray(table_rgb, dtype=np.float64).reshape(-1, 3).mean(axis=0))
-    return lg - lg.mean()
+    return log_chroma(np.log(np.asarray(table_rgb, dtype=np.float64).reshape(-1, 3).mean(axis=0)))
+
+
+def log_chroma(values: np.ndarray) -> np.ndarray:
+    """The chroma of log ratios ``values`` ((..., 3) -> (..., 3), float): each less its mean
+    over the channels, so that a change of brightness alone leaves it as it is."""
+    return values - values.mean(axis=-1, keepdims=True)

@@ -36,6 +36,7 @@ from calibration.profile import BLACK
 
 from .camera import Camera
 from .cells import NEIGHBOURS, CityReading, Reading
+from .colour import log_chroma
 from .model import HEIGHT_MM, HEIGHT_PER_SIDE, faces_seen, outline, pyramid_corners, seat_height_mm
 
 logger = logging.getLogger(__name__)
@@ -89,7 +90,7 @@ def face_contrast(log_ratio: np.ndarray, camera: Camera, cell: tuple[int, int], 
             continue
         differences.append(_difference(lower, upper))
         standing_out.append(_difference(lower, table))
-        tint_differences.append(_difference(_chroma(lower), _chroma(upper)))
+        tint_differences.append(_difference(log_chroma(lower), log_chroma(upper)))
         below.append(lower.mean(axis=0))
         above.append(upper.mean(axis=0))
     if len(differences) < _MIN_FACES:
@@ -103,12 +104,6 @@ def _difference(a: np.ndarray, b: np.ndarray) -> float:
     pooled spread (per channel, plus ``_SPREAD_FLOOR``), root mean square over the channels."""
     spread = np.sqrt((a.var(axis=0) + b.var(axis=0)) / 2) + _SPREAD_FLOOR
     return float(np.sqrt(np.mean(((a.mean(axis=0) - b.mean(axis=0)) / spread) ** 2)))
-
-
-def _chroma(values: np.ndarray) -> np.ndarray:
-    """The chroma of log ratios ``values`` ((N, 3) -> (N, 3)): each less its mean over the
-    channels, so that a change of brightness alone leaves it as it is."""
-    return values - values.mean(axis=1, keepdims=True)
 
 
 def add_face_stacks(reading: CityReading, log_ratio: np.ndarray, poses: dict[tuple[int, int, int], np.ndarray],

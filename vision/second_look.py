@@ -35,6 +35,7 @@ from calibration.profile import BLACK, COLOR_ORDER
 from .camera import apply_homography
 from .cells import PER_KIND, SIZES, CityReading, Reading, cells_beside, least_sizes
 from .classify import MAX_PER_COLOR, likely_sizes
+from .colour import log_chroma
 from .edge_fit import EdgeTensor, size_costs
 from .model import outline, silhouettes, window_mask
 from .pieces import Blob
@@ -213,8 +214,7 @@ class PhotoColours:
         nearly the way ``change`` (3,) does, in chroma (each less its mean over the
         channels): the cosine of their angle. A tint through which light falls on black
         is seen against black, not the table, so its brightness tells nothing."""
-        both = np.vstack([self.expected - self.offset, change])
-        chromas = both - both.mean(axis=1, keepdims=True)
+        chromas = log_chroma(np.vstack([self.expected - self.offset, change]))
         cosine = chromas[:-1] @ chromas[-1] / np.maximum(np.linalg.norm(chromas[:-1], axis=1)
                                                          * np.linalg.norm(chromas[-1]), 1e-12)
         cosine[BLACK] = -np.inf
