@@ -120,11 +120,11 @@ def add_face_stacks(reading: CityReading, log_ratio: np.ndarray, poses: dict[tup
     pieces' colours are ``colour_of`` (the colour index of a mean log ratio (3,)) their
     bands; on a black piece told by a tint, as :func:`_tint_colours` reads them with
     ``tint_of`` (the colour index of a tinted piece whose log ratio changes the way the
-    (3,) change given does). Each is as sure as the difference
-    is past its threshold (sure at twice it), times the piece read's colour's. A piece
-    whose faces differ across some seat by ``profile.stack_face_doubt`` or more, too little
-    to read a stack, may still be one: it is flagged for the player to check (its
-    confidence made at most ``_DOUBTED_CONFIDENCE`` of ``max_uncertain_confidence``).
+    (3,) change given does). Each is as sure as the difference is past its threshold (sure
+    at twice it), times the piece read's colour's. A piece whose faces differ across some
+    seat by ``profile.stack_face_doubt`` or more, too little to read a stack, may still be
+    one: it is flagged for the player to check (its confidence made at most
+    ``_DOUBTED_CONFIDENCE`` of ``max_uncertain_confidence``).
 
     A piece read might be the upper of a stack whose lower piece went unseen (black on a
     dark table); trying a larger lower under it was measured and made far more stacks of
@@ -167,11 +167,10 @@ def _tint_colours(found: FaceContrast, colour_of, tint_of) -> tuple[int, int] | 
     its colour is ``tint_of`` the change across the seat. Else, where the band above it
     reads black, a black piece rests on a tinted one (its colour as ``colour_of`` reads the
     band below). None where neither band reads black."""
-    if colour_of(found.below) == BLACK:
+    below = colour_of(found.below)
+    if below == BLACK:
         return BLACK, tint_of(found.above - found.below)
-    if colour_of(found.above) == BLACK:
-        return colour_of(found.below), BLACK
-    return None
+    return (below, BLACK) if colour_of(found.above) == BLACK else None
 
 
 def _past_thresholds(found: FaceContrast, tinted: bool, profile: Profile) -> tuple[bool, float] | None:
