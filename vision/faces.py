@@ -11,7 +11,10 @@ each face is compared with itself. Only where every face seen differs across the
 the cell taken for a stack; a shadow or a glint lies on one face, not on all.
 
 This finds stacks of two pieces of one colour, which show no second colour, and stacks
-whose upper colour showed through or swamped the lower one in the candidates.
+whose upper colour showed through or swamped the lower one in the candidates. Where both
+bands read one colour, the change across the seat tells which: two layers of one plastic
+deepen its tint, while a piece of another colour, seen through the lower's tint, turns the
+hue away from it.
 
 A black piece is opaque: whatever lies round it, its faces are grey, brighter where they
 catch the lamp or a glint, but of no hue. A tinted piece resting on it is dark too (the
@@ -116,15 +119,17 @@ def add_face_stacks(reading: CityReading, log_ratio: np.ndarray, poses: dict[tup
     pose from ``poses`` ((col, row, size) -> pose, :func:`edge_fit.fit_poses`; a piece
     without one is not tried). An upper size an orthogonal neighbour holds is not tried (a
     stacked piece is next to its neighbours' pieces); of the rest, the one whose seat the
-    faces differ across most (past its threshold, a tint before all) is kept. The stack's
-    pieces' colours are ``colour_of`` (the colour index of a mean log ratio (3,)) their
-    bands; on a black piece told by a tint, as :func:`_tint_colours` reads them with
-    ``tint_of`` (the colour index of a tinted piece whose log ratio changes the way the
-    (3,) change given does). Each is as sure as the difference is past its threshold (sure
-    at twice it), times the piece read's colour's. A piece whose faces differ across some
-    seat by ``profile.stack_face_doubt`` or more, too little to read a stack, may still be
-    one: it is flagged for the player to check (its confidence made at most
-    ``_DOUBTED_CONFIDENCE`` of ``max_uncertain_confidence``).
+    faces differ across most (past its threshold, a tint before all, and its colours read)
+    is kept. The stack's pieces' colours are ``colour_of`` (the colour index of a mean log
+    ratio (3,)) their bands, as :func:`_band_colours` reads them where the two are alike; on
+    a black piece told by a tint, as :func:`_tint_colours` reads them. Both read the upper's
+    colour, where the band above the seat does not show it, with ``tint_of`` (the colour
+    index of a tinted piece whose log ratio changes the way the (3,) change given does).
+    Each is as sure as the difference is past its threshold (sure at twice it), times the
+    piece read's colour's. A piece whose faces differ across some seat by
+    ``profile.stack_face_doubt`` or more, too little to read a stack, may still be one: it
+    is flagged for the player to check (its confidence made at most ``_DOUBTED_CONFIDENCE``
+    of ``max_uncertain_confidence``).
 
     A piece read might be the upper of a stack whose lower piece went unseen (black on a
     dark table); trying a larger lower under it was measured and made far more stacks of
@@ -151,8 +156,9 @@ def add_face_stacks(reading: CityReading, log_ratio: np.ndarray, poses: dict[tup
                 piece, confidence=min(piece.confidence, _DOUBTED_CONFIDENCE * profile.max_uncertain_confidence))
         tint = _tint_colours(found, colour_of, tint_of) if piece.color_index == BLACK else None
         past = _past_thresholds(found, tint is not None, profile)
-        if past is not None and (id(piece) not in best or past > best[id(piece)][0]):
-            best[id(piece)] = (past, piece, upper, tint if past[0] else (colour_of(found.below), colour_of(found.above)))
+        colours = None if past is None else tint if past[0] else _band_colours(found, colour_of, tint_of, profile)
+        if colours is not None and (id(piece) not in best or past > best[id(piece)][0]):
+            best[id(piece)] = (past, piece, upper, colours)
     if best:
         logger.info("%d stack(s) told by the faces of their lower pieces", len(best))
     stacks = {key: _stack(reading, piece, upper, past[1], colours) for key, (past, piece, upper, colours) in best.items()}
@@ -171,6 +177,24 @@ def _tint_colours(found: FaceContrast, colour_of, tint_of) -> tuple[int, int] | 
     if below == BLACK:
         return BLACK, tint_of(found.above - found.below)
     return (below, BLACK) if colour_of(found.above) == BLACK else None
+
+
+def _band_colours(found: FaceContrast, colour_of, tint_of, profile: Profile) -> tuple[int, int] | None:
+    """The colours (lower, upper) of a stack whose faces ``found`` differ across the seat
+    overall: each band's (``colour_of``). Where the two read one colour, two layers of one
+    plastic deepen its own tint above the seat: the chroma of the change across it points
+    the way the band below's does. Where it points away, the upper piece is of another
+    colour, seen through the lower's tint (``tint_of`` the change), if the change has a hue
+    (differs in chroma by ``profile.stack_tint_contrast``); else, or where that colour is
+    the lower's, the faces differ by a shade of one piece, and None."""
+    lower, upper = colour_of(found.below), colour_of(found.above)
+    change = found.above - found.below
+    if lower != upper or float(log_chroma(found.below) @ log_chroma(change)) >= 0.0:
+        return lower, upper
+    if found.tint_difference < profile.stack_tint_contrast:
+        return None
+    other = tint_of(change)
+    return None if other == lower else (lower, other)
 
 
 def _past_thresholds(found: FaceContrast, tinted: bool, profile: Profile) -> tuple[bool, float] | None:

@@ -191,3 +191,50 @@ def test_a_black_piece_on_a_tinted_one_read_black_is_read_as_black_on_its_tint()
                             lambda f: colours.color(f, np.zeros(5, bool)), colours.tint, profile)
     green = COLOR_ORDER.index("green")
     assert sorted((p.size, p.level, p.color_index) for p in found.pieces) == [(2, 1, BLACK), (3, 0, green)]
+
+
+def faces_read_one_colour(lower, upper, colour):
+    """The pieces :func:`add_face_stacks` reads on cell (0, 0) of a photo of an ``upper``
+    colour medium on a ``lower`` colour large, read as one large of ``colour`` (an index)
+    whose two bands both read that colour, the upper's colour, where it differs, the tint
+    of the change across the seat."""
+    camera = tilted_camera(15.0)
+    rgb = photo_of(camera, [((0, 0), [(3, lower), (2, upper)])])
+    reading = reading_of(camera, [((0, 0), 3, colour)])
+    found = add_face_stacks(reading, log_ratio_of(rgb), piece_poses(reading, edge_tensor(rgb, (0, 0, 480, 360))),
+                            lambda feature: colour, drawn_colours().tint, load_profile())
+    return sorted((p.size, p.level, p.color_index) for p in found.pieces)
+
+
+def test_a_stack_whose_bands_read_one_colour_is_of_one_colour_where_the_change_deepens_its_tint():
+    """A deeper red medium on a red large (two layers of red plastic) is a red stack."""
+    red = COLOR_ORDER.index("red")
+    assert faces_read_one_colour(RED, DEEP_RED, red) == [(2, 1, red), (3, 0, red)]
+
+
+def test_a_stack_whose_bands_read_one_colour_is_of_the_change_s_tint_where_it_turns_from_the_lower_s():
+    """A blue medium on a red large, both bands read red (the blue seen through red): the
+    change across the seat points away from red, so the upper is the tint of the change."""
+    red, blue = COLOR_ORDER.index("red"), COLOR_ORDER.index("blue")
+    assert faces_read_one_colour(RED, BLUE, red) == [(2, 1, blue), (3, 0, red)]
+
+
+def test_a_change_from_the_lower_s_tint_with_too_little_hue_reads_no_stack_but_is_flagged():
+    """A paler red medium on a red large (as a reflection pales a piece's upper part): the
+    faces differ overall, but the change points away from red with a hue under the tint
+    threshold (set above it here), so no stack is read; the piece is flagged for checking.
+    With the threshold under it, the change's tint is read as the upper."""
+    camera, red = tilted_camera(15.0), COLOR_ORDER.index("red")
+    rgb = photo_of(camera, [((0, 0), [(3, RED), (2, (200, 60, 60))])])
+    reading = reading_of(camera, [((0, 0), 3, red)])
+    poses = piece_poses(reading, edge_tensor(rgb, (0, 0, 480, 360)))
+    contrast = face_contrast(log_ratio_of(rgb), camera, (0, 0), poses[0, 0, 3], seat_height_mm(3, 2) / HEIGHT_MM[3])
+    base = dataclasses.replace(load_profile(), stack_face_contrast=contrast.difference / 2)
+
+    def read_with(tint_contrast):
+        profile = dataclasses.replace(base, stack_tint_contrast=tint_contrast)
+        found = add_face_stacks(reading, log_ratio_of(rgb), poses, lambda feature: red, drawn_colours().tint, profile)
+        return [(p.size, p.level, p.confidence < profile.max_uncertain_confidence) for p in found.pieces]
+
+    assert read_with(2 * contrast.tint_difference) == [(3, 0, True)]
+    assert len(read_with(contrast.tint_difference / 2)) == 2
