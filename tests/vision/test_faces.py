@@ -194,10 +194,10 @@ def test_a_black_piece_on_a_tinted_one_read_black_is_read_as_black_on_its_tint()
 
 
 def faces_read_one_colour(lower, upper, colour):
-    """The pieces :func:`add_face_stacks` reads on cell (0, 0) of a photo of an ``upper``
-    colour medium on a ``lower`` colour large, read as one large of ``colour`` (an index)
-    whose two bands both read that colour, the upper's colour, where it differs, the tint
-    of the change across the seat."""
+    """The pieces (size, level, colour index) :func:`add_face_stacks` reads on cell (0, 0)
+    of a photo of a medium of RGB ``upper`` on a large of RGB ``lower``, read as one large
+    of colour index ``colour`` whose bands, below and above the seat, both read that colour
+    too; a colour read from the change across the seat is its tint (:class:`PhotoColours`)."""
     camera = tilted_camera(15.0)
     rgb = photo_of(camera, [((0, 0), [(3, lower), (2, upper)])])
     reading = reading_of(camera, [((0, 0), 3, colour)])
