@@ -140,6 +140,15 @@ def fit_poses(edges: EdgeTensor, camera: Camera, cells: np.ndarray, sides: np.nd
     return _search(edges, camera, cells, sides[:, None] * _NEAR_SIDES, _NEAR_SIDE_STEP * sides)[0]
 
 
+def posed_outlines(edges: EdgeTensor, camera: Camera, cell, sides: np.ndarray) -> list[np.ndarray]:
+    """The outline ((K, 2) image (x, y), convex hull) of the pyramid of each of ``sides``
+    ((S,) base sides in grid units) on ``cell`` (col, row), laid along the strongest edges
+    (:func:`fit_poses`: shifted, turned and its side within a tenth of the one given)."""
+    cells = np.tile(np.asarray(cell, np.float64).reshape(1, 2), (len(sides), 1))
+    points = _posed(camera, cells, fit_poses(edges, camera, cells, sides))
+    return [cv2.convexHull(p.astype(np.float32)).reshape(-1, 2).astype(np.float64) for p in points]
+
+
 def outline_strengths(edges: EdgeTensor, camera: Camera, cells: np.ndarray, poses: np.ndarray) -> np.ndarray:
     """(N,) mean edge strength across the outline of the pyramid at each of ``cells`` ((N, 2)
     (col, row)) at its pose (``poses`` (N, 4), as from :func:`fit_poses`)."""

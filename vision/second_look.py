@@ -36,8 +36,8 @@ from .camera import apply_homography
 from .cells import PER_KIND, SIZES, CityReading, Reading, cells_beside, least_sizes
 from .classify import MAX_PER_COLOR, likely_sizes
 from .colour import log_chroma
-from .edge_fit import EdgeTensor, size_costs
-from .model import outline, silhouettes, window_mask
+from .edge_fit import EdgeTensor, posed_outlines, size_costs
+from .model import BASE_MM, outline, silhouettes, window_mask
 from .pieces import Blob
 
 logger = logging.getLogger(__name__)
@@ -67,7 +67,7 @@ def add_unseen(reading: CityReading, differs: np.ndarray, strength: np.ndarray, 
     (H, W)) only a little but all over (:func:`_print_piece_in_cell`; the cells where such a
     piece may stand, too little to read, are added to ``doubtful_empty``), and where ``edges``
     (from :func:`relative_edges`) are given, black pieces seen only by their edges
-    (:func:`_edged_piece_in_cell`). Their colour is read from their median log ratio as the
+    (:func:`_edged_piece`). Their colour is read from their median log ratio as the
     candidates' were, by ``colours`` (:class:`PhotoColours`: the piece colour model on a
     plain table, else the nearest of the photo's expected colours); ``log_ratio`` is float32
     (H, W, 3). Their sizes are read again with the rules (:func:`_sizes_with_rules`), and
@@ -94,8 +94,8 @@ def add_unseen(reading: CityReading, differs: np.ndarray, strength: np.ndarray, 
             if doubted:
                 doubtful.append((col, row))
         if found is None and edges is not None:
-            found = _edged_piece_in_cell(reading, (col, row), shapes, box, explained, edges, counts,
-                                          {(p.col, p.row) for p in pieces}, profile)
+            found = _edged_piece(reading, (col, row), shapes, box, explained, edges, outline_edges, counts,
+                                 {(p.col, p.row) for p in pieces}, profile)
         if found is None:
             continue
         _take(found, pieces, counts, explained)
@@ -364,47 +364,78 @@ def _print_piece_in_cell(cell, shapes, box, explained, strength, log_ratio, colo
     return Reading(int(cell[0]), int(cell[1]), color, size, 0, 0.5, _centre(shape), shape), False
 
 
-def _edged_piece_in_cell(reading: CityReading, cell, shapes, box, explained, edges, counts, taken,
-                         profile: Profile) -> Reading | None:
-    """The black piece on ``cell`` (col, row) of a dim plain table that matches the table in
-    colour and brightness (glossy black reflects the room, and can look just like a dark
-    table), or None. Such a piece still shows its outline and the ridges between its faces:
-    inside the projected outline of the largest size, in the four triangles from the cell's
-    centre out through one of its sides, the mean of ``edges`` (float32 (H, W), the gradient
-    in units of the table's own) must be at least ``edge_ratio`` in three and half that in
-    the fourth (seen at a slant, the side leaning away shows less): a neighbour's or a
-    shadow's edge runs along one or two sides, a line through the cell through two. A large
-    piece lit from one side can show strong edges on two sides only; it is read too where
-    the mean of ``edges`` along one size's projected outline is at least
-    ``edge_outline_ratio`` and ``edge_outline_contrast`` times that along any other size's
-    (the true outline collects edges all round; the others cross faces or the table), with
-    every triangle at least half ``edge_ratio``, or all but one where a triangle reaching
-    ``edge_ratio`` faces a cell of ``taken`` (the cells (col, row) read so far) that is empty:
-    the shaded side of a piece lit from one side can show no edge at all, while edges that
-    face only the pieces round an empty cell are theirs. Its size is the one whose projected
-    outline runs along the strongest edges. Where the faces show few edges (a large piece's
-    faces are wide and flat), a piece is read too where its outline shows all round: the mean
-    of ``edges`` along one size's outline at least ``edge_ring_ratio`` and
-    ``edge_outline_contrast`` times that along any other's, and at least
-    ``edge_ring_quarter`` along the middle of each side (:func:`_least_quarter`). A tinted piece
-    always shows its tint (:func:`_faint_piece_in_cell`), so this one is read as black, with
-    confidence 0.5, flagged for the player to check. ``shapes`` and ``box``: from
-    :func:`_cell_outlines`."""
-    if counts[BLACK] >= MAX_PER_COLOR:
+def _edged_piece(reading: CityReading, cell, shapes, box, explained, edges, outline_edges: EdgeTensor | None,
+                 counts, taken, profile: Profile) -> Reading | None:
+    """The black piece :func:`_edged_piece_in_cell` reads on ``cell`` (col, row) with the
+    outlines ``shapes`` projected square on it, or else, where edges of at least
+    ``edge_ratio`` show in two of the cell's triangles (:func:`_cell_triangles`), with each
+    size's outline laid along the strongest of ``outline_edges``
+    (:func:`edge_fit.posed_outlines`, where those and their scale are known): a piece placed
+    off its cell's centre, or turned, has its outline there, across the square ones."""
+    found = _edged_piece_in_cell(reading, cell, shapes, box, explained, edges, counts, taken, profile)
+    if found is not None or outline_edges is None or reading.edge_scale is None:
+        return found
+    triangles = _cell_triangles(reading, cell, shapes, box, explained, edges)
+    if triangles is None or sum(a >= profile.edge_ratio for a in triangles[0]) < 2:
         return None
+    sides = np.array([BASE_MM[size] for size in SIZES]) / reading.edge_scale
+    posed = posed_outlines(outline_edges, reading.camera, cell, sides)
+    return _edged_piece_in_cell(reading, cell, posed, box, explained, edges, counts, taken, profile)
+
+
+def _cell_triangles(reading: CityReading, cell, shapes, box, explained, edges):
+    """The mean of ``edges`` (float32 (H, W)) in each of the four triangles from the centre
+    of ``cell`` (col, row) out through one of its sides (pushed out past the cell), where no
+    piece read explains them (``explained``) within the largest of ``shapes``: the four
+    means, the centre (x, y) and corners ((4, 2) (x, y)); None where pieces read explain
+    half of that outline or more. ``box``: the window of :func:`_cell_outlines`."""
     x0, y0, x1, y1 = box
     free = explained[y0:y1, x0:x1] == 0
-    window = edges[y0:y1, x0:x1]
     mask = window_mask(shapes[-1], box)
     inner = (mask > 0) & free
     if inner.sum() < 0.5 * mask.sum():
         return None
     col, row = float(cell[0]), float(cell[1])
     centre = reading.camera.project(np.array([[col, row, 0.0]]))[0]
-    # the cell's four sides, each with the triangle from the centre out past it
     corners = reading.camera.project(np.array([[col + dc, row + dr, 0.0] for dc, dr in _CORNERS]))
     corners = centre + 1.5 * (corners - centre)
-    sectors = _side_means(window, box, centre, [corners[[k, (k + 1) % 4]] for k in range(4)], inner)
+    sectors = _side_means(edges[y0:y1, x0:x1], box, centre, [corners[[k, (k + 1) % 4]] for k in range(4)], inner)
+    return sectors, centre, corners
+
+
+def _edged_piece_in_cell(reading: CityReading, cell, shapes, box, explained, edges, counts, taken,
+                         profile: Profile) -> Reading | None:
+    """The black piece on ``cell`` (col, row) of a dim plain table that matches the table in
+    colour and brightness (glossy black reflects the room, and can look just like a dark
+    table), or None. Such a piece still shows its outline and the ridges between its faces:
+    inside the outline of the largest size, in the four triangles from the cell's centre out
+    through one of its sides, the mean of ``edges`` (float32 (H, W), the gradient in units of
+    the table's own) must be at least ``edge_ratio`` in three and half that in the fourth
+    (seen at a slant, the side leaning away shows less): a neighbour's or a shadow's edge
+    runs along one or two sides, a line through the cell through two. A large piece lit from
+    one side can show strong edges on two sides only; it is read too where the mean of
+    ``edges`` along one size's outline is at least ``edge_outline_ratio`` and
+    ``edge_outline_contrast`` times that along any other size's (the true outline collects
+    edges all round; the others cross faces or the table), with every triangle at least half
+    ``edge_ratio``, or all but one where a triangle reaching ``edge_ratio`` faces a cell of
+    ``taken`` (the cells (col, row) read so far) that is empty: the shaded side of a piece
+    lit from one side can show no edge at all, while edges that face only the pieces round an
+    empty cell are theirs. Its size is the one whose outline runs along the strongest edges.
+    Where the faces show few edges (a large piece's faces are wide and flat), a piece is read
+    too where its outline shows all round: the mean of ``edges`` along one size's outline at
+    least ``edge_ring_ratio`` and ``edge_outline_contrast`` times that along any other's, and
+    at least ``edge_ring_quarter`` along the middle of each side (:func:`_least_quarter`). A
+    tinted piece always shows its tint (:func:`_faint_piece_in_cell`), so this one is read as
+    black, with confidence 0.5, flagged for the player to check. ``shapes``: the outline ((K,
+    2) (x, y)) of each size on the cell; ``box``: the window of :func:`_cell_outlines`."""
+    if counts[BLACK] >= MAX_PER_COLOR:
+        return None
+    triangles = _cell_triangles(reading, cell, shapes, box, explained, edges)
+    if triangles is None:
+        return None
+    sectors, centre, corners = triangles
+    x0, y0, x1, y1 = box
+    free, window = explained[y0:y1, x0:x1] == 0, edges[y0:y1, x0:x1]
     size, standing_out = _outlined_size(shapes, box, edges, profile)
     if standing_out >= profile.edge_ring_ratio and _least_quarter(
             shapes[size - 1], centre, corners, box, window, free) >= profile.edge_ring_quarter:

@@ -14,7 +14,7 @@ from tests.vision.pyramids import draw_pyramid
 from tests.vision.test_verify import (BRIGHT, DIM, LEVEL, PITCH_MM, PITCH_PX, PROFILE, SIZE, blobs_of, looks, scene,
                                       straight_down_reading)
 from vision.edge_fit import edge_tensor
-from vision.model import BASE_MM, outline
+from vision.model import BASE_MM, HEIGHT_PER_SIDE, outline, pyramid_corners
 from vision.pieces import Blob
 from vision.verify import check_reading
 
@@ -252,6 +252,30 @@ def test_a_large_black_piece_whose_faint_outline_shows_all_round_is_found(sides,
     strength, log_ratio = edged_scene(reading, (2, 0), 3, sides=sides, ridges=False, strong=0.05)
     added = flagged_additions(check_reading(reading, strength, log_ratio, blobs_of(reading), True, DIM, PROFILE), 2)
     assert added == ([(2, 0, "black", 3, True)] if found else [])
+
+
+def test_a_black_piece_turned_and_off_its_cell_centre_is_found_by_its_outline_on_the_edges():
+    """A large black pyramid lit from one side (two strong edges, two faint), turned by 15
+    degrees and placed a tenth of a pitch off its cell's centre: the outlines projected
+    square on the cell cross its edges, but laid along the photo's edges they run round it."""
+    reading = dataclasses.replace(straight_down_reading([(0, 0, "red", 2), (1, 0, "yellow", 1)]), edge_scale=PITCH_MM)
+    centre, side, turn = np.array([2.1, 0.08]), BASE_MM[3] / PITCH_MM, 15.0
+    rng = np.random.default_rng(9)
+    strength, log_ratio = scene(reading, hidden=[])
+    log_ratio += rng.normal(0, 0.01, log_ratio.shape).astype(np.float32)
+    corners = pyramid_corners(reading.camera, centre[None], np.array([side]), np.array([side * HEIGHT_PER_SIDE]),
+                              turns=np.radians(turn))[0, :4]
+    for k, step in enumerate((0.08, 0.08, 0.05, 0.05)):  # lit from one side: two strong edges, two faint
+        line = np.zeros(strength.shape, np.uint8)
+        cv2.line(line, *(tuple(map(int, np.round(corners[j % 4]))) for j in (k, k + 1)), 1, 2)
+        log_ratio[line > 0] -= step
+    strength = np.abs(log_ratio).max(axis=2)
+    photo = np.full((SIZE[1], SIZE[0], 3), 60, np.uint8)
+    draw_pyramid(photo, reading.camera, tuple(centre), side, turn, (62, 62, 66))
+    assert flagged_additions(check_reading(reading, strength, log_ratio, blobs_of(reading), True, DIM, PROFILE), 2) == []
+    found = check_reading(reading, strength, log_ratio, blobs_of(reading), True, DIM, PROFILE,
+                          outline_edges=edge_tensor(photo, (0, 0) + SIZE))
+    assert flagged_additions(found, 2) == [(2, 0, "black", 3, True)]
 
 
 @pytest.mark.parametrize("sides", [1, 2])
