@@ -77,14 +77,15 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=()) -> tuple[n
     So the photo is read at ``profile.working_side``; where that reading breaks the rules
     (:func:`vision.second_readings.broken_rules`, under ``rules``, the ids of the special
     rules in play) or is off a clear grid, it is read again at each of
-    ``profile.second_reading_scales`` times that side in turn, until a reading costs
-    nothing, and the reading that costs least is kept (of equals, the one whose pieces are
-    surest on the whole, then the first). A reading costs the rules it breaks, and
-    ``profile.second_reading_missed_cost`` for each piece fewer than another reading found:
-    a reading that lost part of the city has less left to break them with; and
-    ``profile.off_grid_cost`` where its pieces do not sit on a clear grid
-    (:attr:`Detection.on_grid`: it has mostly collapsed onto a lattice that is not the
-    city's). A city that truly breaks the rules is still read as it stands unless another
+    ``profile.second_reading_scales`` times that side in turn, until a reading costs nothing
+    and leaves no empty cell where a piece may stand unseen
+    (:attr:`Detection.doubtful_empty`: another size may find it), and the reading that costs
+    least is kept (of equals, the one whose pieces are surest on the whole, then the first).
+    A reading costs the rules it breaks, and ``profile.second_reading_missed_cost`` for each
+    piece fewer than another reading found: a reading that lost part of the city has less
+    left to break them with; and ``profile.off_grid_cost`` where its pieces do not sit on a
+    clear grid (:attr:`Detection.on_grid`: it has mostly collapsed onto a lattice that is not
+    the city's). A city that truly breaks the rules is still read as it stands unless another
     size reads it at less cost. The kept reading's pieces on cells another reading reads
     otherwise are flagged (:func:`vision.second_readings.mark_disputed`). The detection's
     ``seconds`` count every reading made, decoding included. Where the photo records its
@@ -118,7 +119,8 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=()) -> tuple[n
             not_found = not_found or exc
             continue
         readings.append((rgb, detection, broken_rules(detection, rules)))
-        if min(map(cost, readings)) == 0:
+        cheapest = min(readings, key=cost)
+        if cost(cheapest) == 0 and not cheapest[1].doubtful_empty:
             break
         logger.info("the reading at %d pixels breaks %d rule(s) with %d pieces", max(rgb.shape[:2]),
                     readings[-1][2], len(detection.pieces))

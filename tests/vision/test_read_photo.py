@@ -131,6 +131,22 @@ def test_readings_that_agree_flag_nothing():
     assert mark_disputed(kept, [_on_grid(LEGAL, scale=1.3)], 0.6) is kept
 
 
+def test_a_reading_leaving_a_cell_where_a_piece_may_stand_is_made_again_and_loses_to_one_finding_it(monkeypatch):
+    """A reading that keeps the rules but leaves an empty cell where a piece may stand
+    unseen (a black piece on a dark table, say) is made again at another size; one that
+    finds that piece is kept. Where no cell is doubted, the first reading is the only one."""
+    asked = []
+
+    def analyze(rgb, profile):
+        asked.append(rgb.shape[1])
+        if rgb.shape[1] == 1000:
+            return dataclasses.replace(_detection(LEGAL[:3]), doubtful_empty=[(1, 2)])
+        return _detection(LEGAL)
+    monkeypatch.setattr(vision, "analyze", analyze)
+    rgb, detection = vision.read_photo(_photo(), PROFILE)
+    assert asked == [1000, 806] and rgb.shape[1] == 806 and len(detection.pieces) == 4
+
+
 def test_a_reading_off_a_clear_grid_is_made_again_and_loses_to_one_on_it(monkeypatch):
     """A reading whose pieces do not sit on a clear grid has mostly collapsed (a lattice
     fitted off the city's): though it breaks no more rules, another size's reading on a
