@@ -373,7 +373,7 @@ def _edged_piece(reading: CityReading, cell, shapes, box, explained, edges, outl
     (:func:`edge_fit.posed_outlines`, where those and their scale are known): a piece placed
     off its cell's centre, or turned, has its outline there, across the square ones."""
     found = _edged_piece_in_cell(reading, cell, shapes, box, explained, edges, counts, taken, profile)
-    if found is not None or outline_edges is None or reading.edge_scale is None:
+    if found is not None or counts[BLACK] >= MAX_PER_COLOR or outline_edges is None or reading.edge_scale is None:
         return found
     triangles = _cell_triangles(reading, cell, shapes, box, explained, edges)
     if triangles is None or sum(a >= profile.edge_ratio for a in triangles[0]) < 2:
@@ -383,7 +383,8 @@ def _edged_piece(reading: CityReading, cell, shapes, box, explained, edges, outl
     return _edged_piece_in_cell(reading, cell, posed, box, explained, edges, counts, taken, profile)
 
 
-def _cell_triangles(reading: CityReading, cell, shapes, box, explained, edges):
+def _cell_triangles(reading: CityReading, cell, shapes, box, explained,
+                    edges) -> tuple[list[float], np.ndarray, np.ndarray] | None:
     """The mean of ``edges`` (float32 (H, W)) in each of the four triangles from the centre
     of ``cell`` (col, row) out through one of its sides (pushed out past the cell), where no
     piece read explains them (``explained``) within the largest of ``shapes``: the four
@@ -426,8 +427,8 @@ def _edged_piece_in_cell(reading: CityReading, cell, shapes, box, explained, edg
     least ``edge_ring_ratio`` and ``edge_outline_contrast`` times that along any other's, and
     at least ``edge_ring_quarter`` along the middle of each side (:func:`_least_quarter`). A
     tinted piece always shows its tint (:func:`_faint_piece_in_cell`), so this one is read as
-    black, with confidence 0.5, flagged for the player to check. ``shapes``: the outline ((K,
-    2) (x, y)) of each size on the cell; ``box``: the window of :func:`_cell_outlines`."""
+    black, with confidence 0.5, flagged for the player to check. ``shapes``: each size's
+    outline on the cell, (K, 2) (x, y); ``box``: the window of :func:`_cell_outlines`."""
     if counts[BLACK] >= MAX_PER_COLOR:
         return None
     triangles = _cell_triangles(reading, cell, shapes, box, explained, edges)
