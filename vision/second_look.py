@@ -372,15 +372,21 @@ def _edged_piece(reading: CityReading, cell, shapes, box, explained, edges, outl
     size's outline laid along the strongest of ``outline_edges``
     (:func:`edge_fit.posed_outlines`, where those and their scale are known): a piece placed
     off its cell's centre, or turned, has its outline there, across the square ones."""
-    found = _edged_piece_in_cell(reading, cell, shapes, box, explained, edges, counts, taken, profile)
-    if found is not None or counts[BLACK] >= MAX_PER_COLOR or outline_edges is None or reading.edge_scale is None:
-        return found
-    triangles = _cell_triangles(reading, cell, shapes, box, explained, edges)
-    if triangles is None or sum(a >= profile.edge_ratio for a in triangles[0]) < 2:
+    if counts[BLACK] >= MAX_PER_COLOR:
         return None
+    triangles = _cell_triangles(reading, cell, shapes, box, explained, edges)
+    if triangles is None:
+        return None
+    found = _edged_piece_in_cell(cell, shapes, box, explained, edges, triangles, taken, profile)
+    if found is not None or outline_edges is None or reading.edge_scale is None \
+            or sum(a >= profile.edge_ratio for a in triangles[0]) < 2:
+        return found
     sides = np.array([BASE_MM[size] for size in SIZES]) / reading.edge_scale
     posed = posed_outlines(outline_edges, reading.camera, cell, sides)
-    return _edged_piece_in_cell(reading, cell, posed, box, explained, edges, counts, taken, profile)
+    triangles = _cell_triangles(reading, cell, posed, box, explained, edges)
+    if triangles is None:
+        return None
+    return _edged_piece_in_cell(cell, posed, box, explained, edges, triangles, taken, profile)
 
 
 def _cell_triangles(reading: CityReading, cell, shapes, box, explained,
@@ -404,8 +410,7 @@ def _cell_triangles(reading: CityReading, cell, shapes, box, explained,
     return sectors, centre, corners
 
 
-def _edged_piece_in_cell(reading: CityReading, cell, shapes, box, explained, edges, counts, taken,
-                         profile: Profile) -> Reading | None:
+def _edged_piece_in_cell(cell, shapes, box, explained, edges, triangles, taken, profile: Profile) -> Reading | None:
     """The black piece on ``cell`` (col, row) of a dim plain table that matches the table in
     colour and brightness (glossy black reflects the room, and can look just like a dark
     table), or None. Such a piece still shows its outline and the ridges between its faces:
@@ -428,12 +433,9 @@ def _edged_piece_in_cell(reading: CityReading, cell, shapes, box, explained, edg
     at least ``edge_ring_quarter`` along the middle of each side (:func:`_least_quarter`). A
     tinted piece always shows its tint (:func:`_faint_piece_in_cell`), so this one is read as
     black, with confidence 0.5, flagged for the player to check. ``shapes``: each size's
-    outline on the cell, (K, 2) (x, y); ``box``: the window of :func:`_cell_outlines`."""
-    if counts[BLACK] >= MAX_PER_COLOR:
-        return None
-    triangles = _cell_triangles(reading, cell, shapes, box, explained, edges)
-    if triangles is None:
-        return None
+    outline on the cell, (K, 2) (x, y); ``box``: the window of :func:`_cell_outlines`;
+    ``triangles``: :func:`_cell_triangles` of those. A set holds only so many black pieces:
+    where as many are read, :func:`_edged_piece` reads none."""
     sectors, centre, corners = triangles
     x0, y0, x1, y1 = box
     free, window = explained[y0:y1, x0:x1] == 0, edges[y0:y1, x0:x1]
