@@ -8,7 +8,9 @@ plastic: its two bands differ only by the noise and texture within them (the tab
 through the plastic, a neighbour's shadow), so a difference is measured in units of the
 bands' own spread. A face turned from the lamp is darker all over, but its two bands alike:
 each face is compared with itself. Only where every face seen differs across the seat is
-the cell taken for a stack; a shadow or a glint lies on one face, not on all.
+the cell taken for a stack; a shadow or a glint lies on one face, not on all. A face seen
+nearly edge-on is the exception: its few pixels blur into its neighbours, so it counts for
+as little as it shows.
 
 This finds stacks of two pieces of one colour, which show no second colour, and stacks
 whose upper colour showed through or swamped the lower one in the candidates. Where both
@@ -57,10 +59,11 @@ _DOUBTED_CONFIDENCE = 0.9  # of the flagging threshold: a piece that may be a st
 @dataclass(frozen=True)
 class FaceContrast:
     """How a pyramid's faces differ across a seat (:func:`face_contrast`): ``difference``
-    (the least over the faces seen, in units of the bands' spread), ``standing_out`` (the
-    least difference, so measured, between a face below the seat and the table beside its
-    base), ``tint_difference`` (the least difference across the seat in chroma alone) and
-    the mean log ratio (3,) ``below`` and ``above`` the seat over those faces."""
+    (the least over the faces seen, in units of the bands' spread, each face's weighed by
+    how much of it shows, as :func:`face_contrast` says), ``standing_out`` (the least
+    difference, so measured, between a face below the seat and the table beside its base),
+    ``tint_difference`` (the least difference across the seat in chroma alone, unweighed)
+    and the mean log ratio (3,) ``below`` and ``above`` the seat over those faces."""
 
     difference: float
     standing_out: float
@@ -77,14 +80,16 @@ def face_contrast(log_ratio: np.ndarray, camera: Camera, cell: tuple[int, int], 
     sees, the least difference between the mean of ``log_ratio`` (float32 (H, W, 3)) in the
     band below the seat and in the band above it, in units of the bands' spread (root mean
     square over the channels), and so between the band below the seat and a band of the
-    table beside the base (:class:`FaceContrast`). None where fewer than ``_MIN_FACES``
-    faces show all three bands."""
+    table beside the base (:class:`FaceContrast`). Each face's two differences are first
+    multiplied by how many times fewer pixels its bands hold than the face seen best: a
+    face seen edge-on is a sliver blurred with the table and the faces beside it, and tells
+    little either way. None where fewer than ``_MIN_FACES`` faces show all three bands."""
     side, dx, dy, turn = (float(v) for v in pose)
     centre, turn = (cell[0] + dx, cell[1] + dy), np.radians(turn)
     bounds = (_GAP, seat - _GAP, seat + _GAP, min(seat + _BAND, _TOP))
     squares = [_square_at(camera, centre, side, turn, f) for f in bounds]
     beside = [_square_at(camera, centre, side * (1 + 2 * g), turn, 0.0) for g in (_GAP, _GAP + _BESIDE)]
-    differences, standing_out, tint_differences, below, above = [], [], [], [], []
+    differences, standing_out, tint_differences, below, above, shown = [], [], [], [], [], []
     # every cross-section's apex is the pyramid's: the first's base and apex tell the faces seen
     for k in np.nonzero(faces_seen(squares[0][None, :4], squares[0][None, 4])[0])[0]:
         table, lower, upper = (_band_pixels(log_ratio, a[:4], b[:4], k) for a, b in
@@ -96,10 +101,13 @@ def face_contrast(log_ratio: np.ndarray, camera: Camera, cell: tuple[int, int], 
         tint_differences.append(_difference(log_chroma(lower), log_chroma(upper)))
         below.append(lower.mean(axis=0))
         above.append(upper.mean(axis=0))
+        shown.append(len(lower) + len(upper))
     if len(differences) < _MIN_FACES:
         return None
-    return FaceContrast(min(differences), min(standing_out), min(tint_differences), np.mean(below, axis=0),
-                        np.mean(above, axis=0))
+    # a face seen edge-on shows a few pixels, blurred with the table and the faces beside it
+    forgiven = max(shown) / np.array(shown, np.float64)
+    return FaceContrast(float(np.min(forgiven * differences)), float(np.min(forgiven * standing_out)),
+                        min(tint_differences), np.mean(below, axis=0), np.mean(above, axis=0))
 
 
 def _difference(a: np.ndarray, b: np.ndarray) -> float:
