@@ -59,10 +59,10 @@ _DOUBTED_CONFIDENCE = 0.9  # of the flagging threshold: a piece that may be a st
 @dataclass(frozen=True)
 class FaceContrast:
     """How a pyramid's faces differ across a seat (:func:`face_contrast`): ``difference``
-    (the least over the faces seen, in units of the bands' spread, each face's weighed by
+    (the least over the faces seen, in units of the bands' spread, each face's weighted by
     how much of it shows, as :func:`face_contrast` says), ``standing_out`` (the least
     difference, so measured, between a face below the seat and the table beside its base),
-    ``tint_difference`` (the least difference across the seat in chroma alone, unweighed)
+    ``tint_difference`` (the least difference across the seat in chroma alone, unweighted)
     and the mean log ratio (3,) ``below`` and ``above`` the seat over those faces."""
 
     difference: float
