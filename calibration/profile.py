@@ -167,6 +167,13 @@ class Profile:
     glow_shadow_tint: float
     unlit_glow_median: float
     unlit_least_kept: float
+    cast_shadow_darkness: float
+    cast_shadow_share: float
+    cast_shadow_elevations_deg: tuple[float, ...]
+    cast_shadow_turns: int
+    cast_shadow_max_elevation_deg: float
+    cast_shadow_rounds: int
+    cast_shadow_least_kept: float
     card_min_side: float
     card_rect_fill: float
     card_hull_fill: float
@@ -305,6 +312,7 @@ def profile_from_json(data: dict, source: str = "profile") -> Profile:
         low, high = map(float, values["shading_slope_range"])
         values["shading_slope_range"] = (low, high)
         values["second_reading_scales"] = tuple(map(float, values["second_reading_scales"]))
+        values["cast_shadow_elevations_deg"] = tuple(map(float, values["cast_shadow_elevations_deg"]))
         return Profile(colors=model, piece_colors=piece_model, **values)
     except KeyError as exc:
         raise ProfileError(f"{source}: the profile has no {exc.args[0]!r}") from None

@@ -5,7 +5,8 @@
     detection.city                                # scorer.City
     detection.to_json(rules)                      # the `citycam detect --json` object
     rgb, detection = read_photo(data, profile)    # both, read again at other sizes where the
-                                                  # reading breaks the game's rules
+                                                  # reading breaks the game's rules, and
+                                                  # without the shadows of a low lamp
 
 Stages, one module each: load, colour (table-relative colour), pieces (candidates), cards
 (what is printed on a rule card is not pieces), grid (lattice and camera), tilt (the camera's
@@ -16,7 +17,8 @@ in a cell: a stack or not), verify (the reading checked against the photo), seco
 cells beside the city looked at again, for verify), faces (a stack told by the faces of its
 lower piece, for verify), look_alikes
 (blue from black and yellow from green, told apart across the city), detection, overlay,
-second_readings (readings of the photo at other sizes weighed by the game's rules).
+second_readings (readings of the photo at other sizes weighed by the game's rules),
+cast_shadows (the shadows a low lamp casts, left out of a reading made again).
 """
 from __future__ import annotations
 
@@ -25,10 +27,12 @@ import logging
 import time
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from calibration import Profile, load_profile
 
+from .cast_shadows import cast_shadows
 from .cells import read_pieces
 from .colour import off_table_strength, plain_table, table_noise, table_palette, table_relative
 from .detection import DetectedPiece, Detection, build_detection
@@ -93,6 +97,14 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=()) -> tuple[n
     instead of ``profile.hfov_deg`` (a photo taken at 2x zoom sees the table at half the
     angle that profile assumes).
 
+    On a plain table, where the lamp that best explains the darkness beside the kept
+    reading's pieces is low (:func:`vision.cast_shadows.cast_shadows`), the photo is read
+    again so, without the shadows that lamp casts, up to ``profile.cast_shadow_rounds`` times
+    (each reading places them better), and the last reading is kept unless it reads under
+    ``profile.cast_shadow_least_kept`` of the cells read before it (the faces of pieces the
+    reading missed, black ones on a dark table, say, went with the shadows). On a printed
+    cloth the print's dark colours would pass for shadow.
+
     Raises :class:`PhotoError` for data that is not a readable photo and
     :class:`BoardNotFound` where no reading finds a city.
     """
@@ -102,7 +114,32 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=()) -> tuple[n
     if recorded is not None:
         logger.info("the photo records a field of view of %.1f degrees", recorded)
         profile = dataclasses.replace(profile, hfov_deg=recorded)
-    readings, not_found = [], None  # (image, detection, rules broken)
+    views: dict = {}  # the table view of each size read, for every round
+    rgb, detection, view = _read_at_sizes(data, profile, rules, views)
+    for _ in range(profile.cast_shadow_rounds):
+        log_ratio, _, _, plain, _ = view
+        shadows = cast_shadows(detection, log_ratio, profile) if plain else None
+        if shadows is None:
+            break
+        logger.info("read again without the shadows a low lamp casts")
+        try:
+            again = _read_at_sizes(data, profile, rules, views, shadows)
+        except BoardNotFound:
+            break
+        if _cells_read(again[1]) < profile.cast_shadow_least_kept * _cells_read(detection):
+            logger.info("the pieces left out with the shadows: the reading with them is kept")
+            break
+        rgb, detection, view = again
+    return rgb, dataclasses.replace(detection, seconds=time.perf_counter() - start)
+
+
+def _read_at_sizes(data: bytes, profile: Profile, rules, views: dict, cast: np.ndarray | None = None
+                   ) -> tuple[np.ndarray, Detection, tuple]:
+    """The image, :class:`Detection` and table view (see :func:`_table_view`) of the reading
+    of ``data`` kept among those at the sizes :func:`read_photo` tries, the shadows ``cast``
+    (bool (H, W), in any image size) left out of each where given. ``views`` holds the view
+    of each image size (its shape) read before, and takes those of the sizes read now."""
+    readings, not_found = [], None  # (image, detection, rules broken, view)
 
     def cost(reading) -> float:
         most = max(len(other[1].pieces) for other in readings)
@@ -114,11 +151,11 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=()) -> tuple[n
         if any(rgb.shape == other[0].shape for other in readings):
             continue  # a photo smaller than the side asked is not enlarged
         try:
-            detection = analyze(rgb, profile)
+            detection, views[rgb.shape] = _analyze(rgb, profile, cast, views.get(rgb.shape))
         except BoardNotFound as exc:
             not_found = not_found or exc
             continue
-        readings.append((rgb, detection, broken_rules(detection, rules)))
+        readings.append((rgb, detection, broken_rules(detection, rules), views[rgb.shape]))
         cheapest = min(readings, key=cost)
         if cost(cheapest) == 0 and not cheapest[1].doubtful_empty:
             break
@@ -126,10 +163,9 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=()) -> tuple[n
                     readings[-1][2], len(detection.pieces))
     if not readings:
         raise not_found
-    rgb, detection, _ = min(readings, key=lambda reading: (cost(reading), -_mean_confidence(reading[1])))
-    detection = mark_disputed(detection, [other[1] for other in readings if other[1] is not detection],
-                              profile.max_uncertain_confidence)
-    return rgb, dataclasses.replace(detection, seconds=time.perf_counter() - start)
+    rgb, detection, _, view = min(readings, key=lambda reading: (cost(reading), -_mean_confidence(reading[1])))
+    return rgb, mark_disputed(detection, [other[1] for other in readings if other[1] is not detection],
+                              profile.max_uncertain_confidence), view
 
 
 def _mean_confidence(detection: Detection) -> float:
@@ -137,8 +173,10 @@ def _mean_confidence(detection: Detection) -> float:
     return float(np.mean([p.confidence for p in detection.pieces])) if detection.pieces else 0.0
 
 
-def analyze(rgb, profile: Profile | None = None) -> Detection:
-    """Read the city in ``rgb`` (uint8 (H, W, 3) RGB, as from :func:`load_photo`).
+def analyze(rgb, profile: Profile | None = None, cast: np.ndarray | None = None) -> Detection:
+    """Read the city in ``rgb`` (uint8 (H, W, 3) RGB, as from :func:`load_photo`), the shadows
+    ``cast`` (bool, in an image of any size: see :func:`vision.cast_shadows.cast_shadows`)
+    left out of the candidates where given.
 
     Where the pieces look larger than their spacing leaves room for (the pitch they are
     modelled at is finer than the grid's: a low lamp's long shadows, labelled with the
@@ -150,22 +188,40 @@ def analyze(rgb, profile: Profile | None = None) -> Detection:
 
     Raises :class:`BoardNotFound` when no piece stands out from the table.
     """
+    return _analyze(rgb, profile or load_profile(), cast)[0]
+
+
+def _analyze(rgb, profile: Profile, cast: np.ndarray | None = None, view: tuple | None = None
+             ) -> tuple[Detection, tuple]:
+    """:func:`analyze`, and the table view (see :func:`_table_view`) it read ``rgb`` in:
+    ``view`` where given (one made of ``rgb`` before, with ``profile``)."""
     start = time.perf_counter()
-    view = _table_view(rgb, profile or load_profile())
-    found = _candidates(view)
     h, w = rgb.shape[:2]
+    if cast is not None and cast.shape != (h, w):
+        cast = cv2.resize(cast.astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST) > 0
+    view = view or _table_view(rgb, profile)
+    found = _candidates(view, cast=cast)
     edges = edge_tensor(rgb, _city_box(found))
+    detection = _detect(rgb, view, found, edges, cast)
+    return dataclasses.replace(detection, seconds=time.perf_counter() - start), view
+
+
+def _detect(rgb, view: tuple, found: Candidates, edges: EdgeTensor, cast: np.ndarray | None = None) -> Detection:
+    """The :class:`Detection` of the candidates ``found`` in ``rgb`` (see :func:`analyze`),
+    in the table ``view`` (see :func:`_table_view`), without the shadows ``cast`` (bool
+    (H, W)) where they are given; ``edges`` as for :func:`_read`."""
+    h, w = rgb.shape[:2]
     try:
         reading = _read(found, (w, h), edges)
         if reading.pitch_mm < reading.grid_pitch_mm:
             least_kept = 0.0 if _glowing(found, found.profile.unlit_glow_median) else found.profile.unlit_least_kept
-            found, reading = _read_without_shadows(view, found, reading, (w, h), edges, least_kept)
+            found, reading = _read_without_shadows(view, found, reading, (w, h), edges, least_kept, cast)
         reading = check_reading(reading, found.strength, found.log_ratio, found.blobs, found.plain,
                                 float(np.mean(found.table[::8, ::8])), found.profile, found.strays, edges)
         reading = tell_look_alikes(reading, rgb, found.strength, found.profile)
     except np.linalg.LinAlgError:
         raise BoardNotFound("the pieces found do not sit on a grid; photograph the city from above") from None
-    return build_detection(reading, (w, h), found.profile, time.perf_counter() - start)
+    return build_detection(reading, (w, h), found.profile, 0.0)
 
 
 def _read(found: Candidates, image_size: tuple[int, int], edges: EdgeTensor):
@@ -194,14 +250,15 @@ def _glowing(found: Candidates, glow_median: float) -> bool:
 
 
 def _read_without_shadows(view: tuple, found: Candidates, reading, image_size: tuple[int, int], edges: EdgeTensor,
-                          least_kept: float):
+                          least_kept: float, cast: np.ndarray | None):
     """``found`` and its ``reading``, or the candidates found in the table ``view`` (see
-    :func:`_table_view`) without unlit pixels and their reading, whichever reading's outline
-    pitch is nearer its grid pitch, the second only where it reads at least ``least_kept``
-    as many cells as the first; ``image_size`` is (w, h); ``edges`` as for :func:`_read`."""
+    :func:`_table_view`) without unlit pixels (nor those of the shadows ``cast``, where
+    given) and their reading, whichever reading's outline pitch is nearer its grid pitch, the
+    second only where it reads at least ``least_kept`` as many cells as the first;
+    ``image_size`` is (w, h); ``edges`` as for :func:`_read`."""
     logger.info("pieces look larger than their spacing allows: read again without shadows")
     try:
-        again = _candidates(view, unlit_shadows=True)
+        again = _candidates(view, unlit_shadows=True, cast=cast)
         second = _read(again, image_size, edges)
     except (VisionError, np.linalg.LinAlgError):
         return found, reading
@@ -212,7 +269,8 @@ def _read_without_shadows(view: tuple, found: Candidates, reading, image_size: t
 
 
 def _cells_read(reading) -> int:
-    """How many cells the :class:`vision.cells.CityReading` ``reading`` has pieces on."""
+    """How many cells the :class:`vision.cells.CityReading` (or :class:`Detection`)
+    ``reading`` has pieces on."""
     return len({(p.col, p.row) for p in reading.pieces})
 
 
@@ -239,11 +297,11 @@ def _table_view(rgb, profile: Profile) -> tuple:
     return log_ratio, table, off_table_strength(log_ratio, palette, table, plain, profile), plain, profile
 
 
-def _candidates(view: tuple, unlit_shadows: bool = False) -> Candidates:
+def _candidates(view: tuple, unlit_shadows: bool = False, cast: np.ndarray | None = None) -> Candidates:
     """:func:`find_candidates` in the table ``view`` (see :func:`_table_view`);
-    ``unlit_shadows``: see :func:`vision.pieces.find_blobs`."""
+    ``unlit_shadows`` and ``cast`` (its ``cast_shadows``): see :func:`vision.pieces.find_blobs`."""
     log_ratio, table, strength, plain, profile = view
-    blobs, side, log_ratio, strays = find_blobs(log_ratio, strength, table, profile, unlit_shadows)
+    blobs, side, log_ratio, strays = find_blobs(log_ratio, strength, table, profile, unlit_shadows, cast)
     if not blobs:
         raise BoardNotFound("no pieces found: is the whole city in the photo, on a plain table?")
     return Candidates(blobs, side, log_ratio, strength, table, plain, profile, strays)

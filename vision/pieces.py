@@ -155,7 +155,8 @@ def _labels_in(log_ratio: np.ndarray, fg: np.ndarray, expected: np.ndarray, brig
 
 
 def find_blobs(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray, profile: Profile,
-               unlit_shadows: bool = False) -> tuple[list[Blob], float, np.ndarray, list[Blob]]:
+               unlit_shadows: bool = False, cast_shadows: np.ndarray | None = None
+               ) -> tuple[list[Blob], float, np.ndarray, list[Blob]]:
     """Piece candidates of every colour, split where same-coloured pieces touch, the side in
     pixels of a typical piece, ``log_ratio`` without the table's sheen (float32 (H, W, 3),
     see below; the input itself where there is none), and the strays: candidates apart from
@@ -182,9 +183,12 @@ def find_blobs(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray, p
     With ``unlit_shadows``, the pixels brighter than the table in no channel are left out:
     where the pieces glow, they are shadows (a shadow, tinted or not, is the table with less
     light). A piece's face turned from the lamp can be as dim, so this is for a second
-    reading (see :func:`vision.analyze`).
+    reading (see :func:`vision.analyze`). The pixels of ``cast_shadows`` (bool (H, W), from
+    :func:`vision.cast_shadows.cast_shadows`) are left out too.
     """
     fg = foreground(log_ratio, strength, table, profile)
+    if cast_shadows is not None:
+        fg &= ~cast_shadows
     glare = False  # whether a tinted candidate brighter than the table in every channel is glare
     glowing = False
     mean_table = cv2.mean(table, mask=(~fg).astype(np.uint8))[:3] if (~fg).any() else table.reshape(-1, 3).mean(axis=0)

@@ -24,7 +24,7 @@ def _reading(pitch_mm: float, cells: int) -> SimpleNamespace:
 def test_the_shadowless_reading_is_kept_where_its_pitch_agrees_better_and_it_keeps_the_city(
         monkeypatch, second_pitch, second_cells, least_kept, kept):
     first, second = _reading(27.0, 10), _reading(second_pitch, second_cells)
-    monkeypatch.setattr(vision, "_candidates", lambda view, unlit_shadows=False: "shadowless candidates")
+    monkeypatch.setattr(vision, "_candidates", lambda view, unlit_shadows=False, cast=None: "shadowless candidates")
     monkeypatch.setattr(vision, "_read", lambda found, image_size, edges: second)
-    found, reading = vision._read_without_shadows(None, "candidates", first, (100, 100), None, least_kept)
+    found, reading = vision._read_without_shadows(None, "candidates", first, (100, 100), None, least_kept, None)
     assert (found, reading) == (("shadowless candidates", second) if kept == "second" else ("candidates", first))

@@ -165,6 +165,24 @@ def test_find_blobs_separates_touching_pieces_by_colour_and_shape():
     assert 25 < side < 60
 
 
+def test_find_blobs_leaves_the_shadows_cast_out():
+    """A shadow labelled with a piece joins its candidate; left out, the candidate is the
+    piece alone."""
+    img = table_photo()
+    tint(img, "red", 100, 100, 40)
+    tint(img, "black", 140, 100, 60)  # the red piece's long shadow, as dark as a black piece
+    tint(img, "blue", 100, 200, 40)
+    log_ratio, table = table_relative(np.clip(img, 0, 255).astype(np.uint8), PROFILE)
+    strength = off_table(log_ratio, table_palette(log_ratio, PROFILE))
+    shadows = np.zeros(log_ratio.shape[:2], bool)
+    shadows[100:160, 140:200] = True
+    for cast, black in ((None, 1), (shadows, 0)):
+        blobs, _, _, _ = find_blobs(log_ratio, strength, table, PROFILE, cast_shadows=cast)
+        assert sorted(COLOR_ORDER[b.color_index] for b in blobs).count("black") == black
+        assert sorted(COLOR_ORDER[b.color_index] for b in blobs if b.color_index != BLACK) == ["blue", "red"]
+    assert not any(shadows[b.pixels[:, 1], b.pixels[:, 0]].any() for b in blobs)
+
+
 def ring(img, color, x, y, side, width):
     """Draw the frame of ``width`` pixels that a piece of ``color`` and ``side`` shows round
     a smaller piece resting on it."""

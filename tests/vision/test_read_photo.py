@@ -1,4 +1,5 @@
-"""read_photo: the photo read again at other sizes where its reading breaks the game's rules."""
+"""read_photo: the photo read again at other sizes where its reading breaks the game's rules,
+and again without the shadows a low lamp casts on a plain table."""
 import dataclasses
 
 import cv2
@@ -13,6 +14,14 @@ from vision.second_readings import DISPUTED_CONFIDENCE, broken_rules, mark_dispu
 PROFILE = load_profile()
 LEGAL = [(0, 0, "red", 1), (0, 1, "blue", 2), (1, 1, "green", 1), (1, 2, "yellow", 3)]
 TWO_MEDIUMS_SIDE_BY_SIDE = [(0, 0, "red", 2), (0, 1, "blue", 2), (1, 1, "green", 1), (1, 2, "yellow", 3)]
+
+
+def _viewed(analyze, plain=False):
+    """``analyze`` (rgb, profile, cast) -> Detection as vision._analyze, which also gives the
+    table view it read in: of a plain table (its log ratio ``"log ratio"``) or a printed one,
+    where no shadows are cast (see the last tests)."""
+    return lambda rgb, profile, cast=None, view=None: (analyze(rgb, profile, cast),
+                                                       ("log ratio", None, None, plain, profile))
 
 
 def _photo() -> bytes:
@@ -34,13 +43,13 @@ def _reader(monkeypatch, by_width):
     exception to raise); returns the widths it was asked to read, in order."""
     asked = []
 
-    def analyze(rgb, profile):
+    def analyze(rgb, profile, cast=None):
         asked.append(rgb.shape[1])
         found = by_width[rgb.shape[1]]
         if isinstance(found, Exception):
             raise found
         return _detection(found)
-    monkeypatch.setattr(vision, "analyze", analyze)
+    monkeypatch.setattr(vision, "_analyze", _viewed(analyze))
     return asked
 
 
@@ -64,11 +73,11 @@ def test_of_equally_bad_readings_the_first_is_kept(monkeypatch):
 
 
 def test_of_readings_breaking_as_many_rules_the_surest_is_kept(monkeypatch):
-    def analyze(rgb, profile):
+    def analyze(rgb, profile, cast=None):
         detection = _detection(TWO_MEDIUMS_SIDE_BY_SIDE)
         sure = 0.95 if rgb.shape[1] == 806 else 0.5
         return dataclasses.replace(detection, pieces=[dataclasses.replace(p, confidence=sure) for p in detection.pieces])
-    monkeypatch.setattr(vision, "analyze", analyze)
+    monkeypatch.setattr(vision, "_analyze", _viewed(analyze))
     rgb, _ = vision.read_photo(_photo(), PROFILE)
     assert rgb.shape[1] == 806
 
@@ -137,12 +146,12 @@ def test_a_reading_leaving_a_cell_where_a_piece_may_stand_is_made_again_and_lose
     finds that piece is kept. Where no cell is doubted, the first reading is the only one."""
     asked = []
 
-    def analyze(rgb, profile):
+    def analyze(rgb, profile, cast=None):
         asked.append(rgb.shape[1])
         if rgb.shape[1] == 1000:
             return dataclasses.replace(_detection(LEGAL[:3]), doubtful_empty=[(1, 2)])
         return _detection(LEGAL)
-    monkeypatch.setattr(vision, "analyze", analyze)
+    monkeypatch.setattr(vision, "_analyze", _viewed(analyze))
     rgb, detection = vision.read_photo(_photo(), PROFILE)
     assert asked == [1000, 806] and rgb.shape[1] == 806 and len(detection.pieces) == 4
 
@@ -151,9 +160,50 @@ def test_a_reading_off_a_clear_grid_is_made_again_and_loses_to_one_on_it(monkeyp
     """A reading whose pieces do not sit on a clear grid has mostly collapsed (a lattice
     fitted off the city's): though it breaks no more rules, another size's reading on a
     clear grid is kept."""
-    def analyze(rgb, profile):
+    def analyze(rgb, profile, cast=None):
         detection = _detection(TWO_MEDIUMS_SIDE_BY_SIDE)
         return dataclasses.replace(detection, on_grid=rgb.shape[1] != 1000)
-    monkeypatch.setattr(vision, "analyze", analyze)
+    monkeypatch.setattr(vision, "_analyze", _viewed(analyze))
     rgb, detection = vision.read_photo(_photo(), PROFILE)
     assert rgb.shape[1] == 806 and detection.on_grid
+
+
+@pytest.mark.parametrize("lamp_low_for, plain, casts", [
+    (5, True, [None, "shadows 1", "shadows 2"]),  # two rounds, each reading placing the shadows better
+    (1, True, [None, "shadows 1"]),               # the second reading's lamp is high
+    (0, True, [None]),                            # a high lamp: read once
+    (5, False, [None]),                           # a print's dark colours are no shadow
+])
+def test_a_low_lamps_shadows_are_left_out_of_a_plain_tables_candidates(monkeypatch, lamp_low_for, plain, casts):
+    """Where the lamp fitted to the kept reading is low, the photo is read again without
+    the shadows it casts, and that reading kept, up to ``cast_shadow_rounds`` times."""
+    asked, fitted = [], []
+
+    def analyze(rgb, profile, cast=None):
+        asked.append(cast)
+        return dataclasses.replace(_detection(LEGAL), warnings=[f"without {cast}"])
+
+    def cast_shadows(detection, log_ratio, profile):
+        assert log_ratio == "log ratio"
+        fitted.append(detection.warnings[0])
+        return f"shadows {len(fitted)}" if len(fitted) <= lamp_low_for else None
+    monkeypatch.setattr(vision, "_analyze", _viewed(analyze, plain))
+    monkeypatch.setattr(vision, "cast_shadows", cast_shadows)
+    assert PROFILE.cast_shadow_rounds == 2
+    _, detection = vision.read_photo(_photo(), PROFILE)
+    assert asked == casts and detection.warnings == [f"without {casts[-1]}"]
+    assert fitted == ([f"without {cast}" for cast in casts[:2]] if plain else [])
+
+
+def test_a_reading_that_lost_the_city_with_the_shadows_is_not_kept(monkeypatch):
+    """Leaving the shadows out lost 2 of the 4 cells (the faces of pieces the first reading
+    missed went with them): the reading with the shadows is kept."""
+    asked = []
+
+    def analyze(rgb, profile, cast=None):
+        asked.append(cast)
+        return _detection(LEGAL if cast is None else LEGAL[:2])
+    monkeypatch.setattr(vision, "_analyze", _viewed(analyze, plain=True))
+    monkeypatch.setattr(vision, "cast_shadows", lambda detection, log_ratio, profile: "shadows")
+    _, detection = vision.read_photo(_photo(), PROFILE)
+    assert asked == [None, "shadows"] and len(detection.pieces) == 4

@@ -1,0 +1,93 @@
+"""The shadows a low lamp casts on the table beside the pieces, told by one lamp fitted to the
+photo's darkness.
+
+Under a lamp low to one side each pyramid casts a shadow longer than its base, and the shadows
+are labelled with the pieces: a candidate then holds a piece and its shadow, and is read a size
+too large or as a piece of its own. A pyramid on the table casts the hull of its base and the
+point its apex's shadow falls on; one lamp casts every piece's shadow the same way, each as long
+as its piece is tall. So the lamp that best explains the darkness beside a reading's pieces
+says where their shadows lie, and the candidates can be found again without them.
+"""
+from __future__ import annotations
+
+import logging
+
+import cv2
+import numpy as np
+
+from calibration import Profile
+
+from .camera import apply_homography
+from .detection import Detection
+from .model import HEIGHT_MM
+
+logger = logging.getLogger(__name__)
+
+
+def cast_shadows(detection: Detection, log_ratio: np.ndarray, profile: Profile) -> np.ndarray | None:
+    """The table in the shadows the pieces of ``detection`` cast (bool (H, W), True outside
+    every piece's outline), or None where the lamp that best explains the darkness beside them
+    is higher than ``profile.cast_shadow_max_elevation_deg`` or nothing is dark.
+
+    ``log_ratio`` is the photo's log ratio to the table (float32 (H, W, 3), as from
+    ``colour.table_relative``), in the pixels the detection was read in. A pixel is dark where
+    its mean over the channels is under ``-cast_shadow_darkness``. Each lamp tried (every
+    ``360 / cast_shadow_turns`` degrees round the grid, at each of
+    ``cast_shadow_elevations_deg`` above the table) casts each piece on the table its
+    shadow, and scores the pixels of those shadows outside the pieces: +1 - ``cast_shadow_share``
+    for a dark one, -``cast_shadow_share`` for another; the best scoring lamp is the photo's.
+    A stack's upper piece casts no shadow of its own (its apex is as high as its lower's).
+    """
+    h, w = log_ratio.shape[:2]
+    pieces = [p for p in detection.pieces if p.level == 0]
+    if not pieces:
+        return None
+    outlines = [np.asarray(p.outline, np.float32) for p in detection.pieces]
+    at = apply_homography(np.linalg.inv(detection.homography), np.array([p.center for p in pieces]))  # (N, 2) grid
+    heights = np.array([HEIGHT_MM[p.size] for p in pieces]) / detection.pitch_mm  # grid units
+    lamps = [(elevation, turn) for elevation in profile.cast_shadow_elevations_deg
+             for turn in np.arange(profile.cast_shadow_turns) * 2 * np.pi / profile.cast_shadow_turns]
+    tips = [_shadow_tips(detection.homography, at, heights, elevation, turn) for elevation, turn in lamps]
+    corners = np.vstack([*outlines, *tips])
+    x0, y0 = np.clip(np.floor(corners.min(axis=0)).astype(int), 0, (w, h))
+    x1, y1 = np.clip(np.ceil(corners.max(axis=0)).astype(int) + 1, 0, (w, h))
+    if x1 <= x0 or y1 <= y0:
+        return None
+    origin = np.array([x0, y0], np.float32)
+    dark = log_ratio[y0:y1, x0:x1].mean(axis=2) < -profile.cast_shadow_darkness
+    evidence = dark.astype(np.float32) - profile.cast_shadow_share
+    free = np.ones(dark.shape, np.uint8)
+    for outline in outlines:
+        cv2.fillConvexPoly(free, _hull(outline - origin), 0)
+    own = [outline - origin for outline, p in zip(outlines, detection.pieces) if p.level == 0]
+    best, best_mask, best_lamp = 0.0, None, None
+    for lamp, tip in zip(lamps, tips):
+        mask = np.zeros(dark.shape, np.uint8)
+        for outline, point in zip(own, tip - origin):
+            cv2.fillConvexPoly(mask, _hull(np.vstack([outline, point[None]])), 1)
+        mask &= free
+        score = float(evidence[mask > 0].sum())
+        if score > best:
+            best, best_mask, best_lamp = score, mask, lamp
+    if best_lamp is None or best_lamp[0] > profile.cast_shadow_max_elevation_deg:
+        return None
+    logger.info("a lamp %.0f degrees above the table casts the pieces' shadows", best_lamp[0])
+    shadows = np.zeros((h, w), bool)
+    shadows[y0:y1, x0:x1] = best_mask > 0
+    return shadows
+
+
+def _shadow_tips(H: np.ndarray, at: np.ndarray, heights: np.ndarray, elevation_deg: float,
+                 turn: float) -> np.ndarray:
+    """(N, 2) float32 pixels (x, y) where the apexes of pieces standing at grid points ``at``
+    ((N, 2) (col, row)), ``heights`` (N,) grid units tall, cast their shadows under a lamp
+    ``elevation_deg`` above the table, lit from the grid direction ``turn`` (radians); ``H``
+    maps grid points to pixels."""
+    length = heights / np.tan(np.radians(elevation_deg))
+    away = -np.array([np.cos(turn), np.sin(turn)])
+    return apply_homography(H, at + length[:, None] * away).astype(np.float32)
+
+
+def _hull(points: np.ndarray) -> np.ndarray:
+    """The convex hull (K, 1, 2) int32 of ``points`` ((M, 2) float32 (x, y)) for OpenCV's fill."""
+    return cv2.convexHull(np.round(points).astype(np.float32)).astype(np.int32)
