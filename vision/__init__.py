@@ -100,7 +100,8 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=()) -> tuple[n
     On a plain table, where the lamp that best explains the darkness beside the kept
     reading's pieces is low (:func:`vision.cast_shadows.cast_shadows`), the photo is read
     again so, without the shadows that lamp casts, up to ``profile.cast_shadow_rounds`` times
-    (each reading places them better), and the last reading is kept unless it reads under
+    (each reading places them better; a reading of the same pieces as the one before is not
+    made again), and the last reading is kept unless it reads under
     ``profile.cast_shadow_least_kept`` of the cells read before it (the faces of pieces the
     reading missed, black ones on a dark table, say, went with the shadows). On a printed
     cloth the print's dark colours would pass for shadow.
@@ -129,7 +130,10 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=()) -> tuple[n
         if _cells_read(again[1]) < profile.cast_shadow_least_kept * _cells_read(detection):
             logger.info("the pieces left out with the shadows: the reading with them is kept")
             break
+        unchanged = again[1].city.pieces == detection.city.pieces
         rgb, detection, view = again
+        if unchanged:
+            break  # the same pieces cast the same shadows
     return rgb, dataclasses.replace(detection, seconds=time.perf_counter() - start)
 
 
@@ -206,7 +210,7 @@ def _analyze(rgb, profile: Profile, cast: np.ndarray | None = None, view: tuple 
     return dataclasses.replace(detection, seconds=time.perf_counter() - start), view
 
 
-def _detect(rgb, view: tuple, found: Candidates, edges: EdgeTensor, cast: np.ndarray | None = None) -> Detection:
+def _detect(rgb, view: tuple, found: Candidates, edges: EdgeTensor, cast: np.ndarray | None) -> Detection:
     """The :class:`Detection` of the candidates ``found`` in ``rgb`` (see :func:`analyze`),
     in the table ``view`` (see :func:`_table_view`), without the shadows ``cast`` (bool
     (H, W)) where they are given; ``edges`` as for :func:`_read`."""

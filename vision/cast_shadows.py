@@ -59,7 +59,7 @@ def cast_shadows(detection: Detection, log_ratio: np.ndarray, profile: Profile) 
     free = np.ones(dark.shape, np.uint8)
     for outline in outlines:
         cv2.fillConvexPoly(free, _hull(outline - origin), 0)
-    own = [outline - origin for outline, p in zip(outlines, detection.pieces) if p.level == 0]
+    own = [np.asarray(p.outline, np.float32) - origin for p in pieces]
     best, best_mask, best_lamp = 0.0, None, None
     for lamp, tip in zip(lamps, tips):
         mask = np.zeros(dark.shape, np.uint8)

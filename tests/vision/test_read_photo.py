@@ -176,12 +176,14 @@ def test_a_reading_off_a_clear_grid_is_made_again_and_loses_to_one_on_it(monkeyp
 ])
 def test_a_low_lamps_shadows_are_left_out_of_a_plain_tables_candidates(monkeypatch, lamp_low_for, plain, casts):
     """Where the lamp fitted to the kept reading is low, the photo is read again without
-    the shadows it casts, and that reading kept, up to ``cast_shadow_rounds`` times."""
+    the shadows it casts, and that reading kept, up to ``cast_shadow_rounds`` times (each
+    reading here reads the city otherwise than the one before)."""
     asked, fitted = [], []
+    cities = {None: LEGAL, "shadows 1": LEGAL[:3], "shadows 2": LEGAL}
 
     def analyze(rgb, profile, cast=None):
         asked.append(cast)
-        return dataclasses.replace(_detection(LEGAL), warnings=[f"without {cast}"])
+        return dataclasses.replace(_detection(cities[cast]), warnings=[f"without {cast}"])
 
     def cast_shadows(detection, log_ratio, profile):
         assert log_ratio == "log ratio"
@@ -193,6 +195,19 @@ def test_a_low_lamps_shadows_are_left_out_of_a_plain_tables_candidates(monkeypat
     _, detection = vision.read_photo(_photo(), PROFILE)
     assert asked == casts and detection.warnings == [f"without {casts[-1]}"]
     assert fitted == ([f"without {cast}" for cast in casts[:2]] if plain else [])
+
+
+def test_a_reading_the_shadows_left_out_did_not_change_is_not_made_again(monkeypatch):
+    """The same pieces cast the same shadows: a second round would read the same city."""
+    asked = []
+
+    def analyze(rgb, profile, cast=None):
+        asked.append(cast)
+        return dataclasses.replace(_detection(LEGAL), warnings=[f"without {cast}"])
+    monkeypatch.setattr(vision, "_analyze", _viewed(analyze, plain=True))
+    monkeypatch.setattr(vision, "cast_shadows", lambda detection, log_ratio, profile: f"shadows {len(asked)}")
+    _, detection = vision.read_photo(_photo(), PROFILE)
+    assert asked == [None, "shadows 1"] and detection.warnings == ["without shadows 1"]
 
 
 def test_a_reading_that_lost_the_city_with_the_shadows_is_not_kept(monkeypatch):
