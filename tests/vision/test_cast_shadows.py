@@ -9,19 +9,18 @@ import pytest
 from calibration import load_profile
 from vision.cast_shadows import cast_shadows
 from vision.detection import DetectedPiece, Detection
-from vision.model import HEIGHT_MM
+from vision.model import BASE_MM, HEIGHT_MM
 
 PROFILE = load_profile()
 PITCH_MM = 32.0
 CELL_PX = 40.0
 H = np.array([[CELL_PX, 0.0, 100.0], [0.0, CELL_PX, 80.0], [0.0, 0.0, 1.0]])  # grid (col, row) -> pixels
-SIZE = {1: 14.3, 2: 19.8, 3: 25.4}  # base sides, mm
 
 
 def _piece(col: int, row: int, size: int, level: int = 0) -> DetectedPiece:
     """A piece seen straight down: its outline the square of its base."""
     centre = H[:2, :2] @ (col, row) + H[:2, 2]
-    half = SIZE[size] / PITCH_MM * CELL_PX / 2
+    half = BASE_MM[size] / PITCH_MM * CELL_PX / 2
     outline = centre + half * np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]])
     return DetectedPiece(row, col, "red", size, level, 0.9, tuple(centre), outline)
 

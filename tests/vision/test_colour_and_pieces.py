@@ -178,7 +178,7 @@ def test_find_blobs_leaves_the_shadows_cast_out():
     shadows[100:160, 140:200] = True
     for cast, black in ((None, 1), (shadows, 0)):
         blobs, _, _, _ = find_blobs(log_ratio, strength, table, PROFILE, cast_shadows=cast)
-        assert sorted(COLOR_ORDER[b.color_index] for b in blobs).count("black") == black
+        assert [b.color_index for b in blobs].count(BLACK) == black
         assert sorted(COLOR_ORDER[b.color_index] for b in blobs if b.color_index != BLACK) == ["blue", "red"]
     assert not any(shadows[b.pixels[:, 1], b.pixels[:, 0]].any() for b in blobs)
 
