@@ -115,8 +115,8 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=()) -> tuple[n
     if recorded is not None:
         logger.info("the photo records a field of view of %.1f degrees", recorded)
         profile = dataclasses.replace(profile, hfov_deg=recorded)
-    views: dict = {}  # the table view of each size read, for every round
-    rgb, detection, view = _read_at_sizes(data, profile, rules, views)
+    sizes: dict = {}  # each side read: its image and table view, for every round
+    rgb, detection, view = _read_at_sizes(data, profile, rules, sizes)
     for _ in range(profile.cast_shadow_rounds):
         log_ratio, _, _, plain, _ = view
         shadows = cast_shadows(detection, log_ratio, profile) if plain else None
@@ -124,7 +124,7 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=()) -> tuple[n
             break
         logger.info("read again without the shadows a low lamp casts")
         try:
-            again = _read_at_sizes(data, profile, rules, views, shadows)
+            again = _read_at_sizes(data, profile, rules, sizes, shadows)
         except BoardNotFound:
             break
         if _cells_read(again[1]) < profile.cast_shadow_least_kept * _cells_read(detection):
@@ -137,12 +137,14 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=()) -> tuple[n
     return rgb, dataclasses.replace(detection, seconds=time.perf_counter() - start)
 
 
-def _read_at_sizes(data: bytes, profile: Profile, rules, views: dict, cast: np.ndarray | None = None
+def _read_at_sizes(data: bytes, profile: Profile, rules, sizes: dict, cast: np.ndarray | None = None
                    ) -> tuple[np.ndarray, Detection, tuple]:
     """The image, :class:`Detection` and table view (see :func:`_table_view`) of the reading
     of ``data`` kept among those at the sizes :func:`read_photo` tries, the shadows ``cast``
-    (bool (H, W), in any image size) left out of each where given. ``views`` holds the view
-    of each image size (its shape) read before, and takes those of the sizes read now."""
+    (bool (H, W), in any image size) left out of each where given. ``sizes`` holds, for each
+    long side asked for before, the image decoded at it and its table view (None until it
+    is read), and takes those of the sides asked for now: a photo is decoded and its table
+    seen once at each size, however many times it is read."""
     readings, not_found = [], None  # (image, detection, rules broken, view)
 
     def cost(reading) -> float:
@@ -151,15 +153,19 @@ def _read_at_sizes(data: bytes, profile: Profile, rules, views: dict, cast: np.n
                 + profile.off_grid_cost * (not reading[1].on_grid))
 
     for scale in (1.0, *profile.second_reading_scales):
-        rgb = load_photo(data, round(scale * profile.working_side))
+        side = round(scale * profile.working_side)
+        if side not in sizes:
+            sizes[side] = load_photo(data, side), None
+        rgb, view = sizes[side]
         if any(rgb.shape == other[0].shape for other in readings):
             continue  # a photo smaller than the side asked is not enlarged
         try:
-            detection, views[rgb.shape] = _analyze(rgb, profile, cast, views.get(rgb.shape))
+            detection, view = _analyze(rgb, profile, cast, view)
         except BoardNotFound as exc:
             not_found = not_found or exc
             continue
-        readings.append((rgb, detection, broken_rules(detection, rules), views[rgb.shape]))
+        sizes[side] = rgb, view
+        readings.append((rgb, detection, broken_rules(detection, rules), view))
         cheapest = min(readings, key=cost)
         if cost(cheapest) == 0 and not cheapest[1].doubtful_empty:
             break

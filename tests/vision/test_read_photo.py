@@ -222,3 +222,28 @@ def test_a_reading_that_lost_the_city_with_the_shadows_is_not_kept(monkeypatch):
     monkeypatch.setattr(vision, "cast_shadows", lambda detection, log_ratio, profile: "shadows")
     _, detection = vision.read_photo(_photo(), PROFILE)
     assert asked == [None, "shadows"] and len(detection.pieces) == 4
+
+
+def test_each_size_is_decoded_and_its_table_seen_once_however_often_it_is_read(monkeypatch):
+    """The readings break the rules at every size but the last, and so are made at each;
+    two rounds without shadows read them all again, from the images and views already
+    made."""
+    decoded, viewed = [], []
+    sides = [round(scale * PROFILE.working_side) for scale in (1.0, *PROFILE.second_reading_scales)]
+    largest = max(sides)
+
+    def load_photo(data, side):
+        decoded.append(side)
+        return np.zeros((round(0.75 * side), side, 3), np.uint8)
+
+    def analyze(rgb, profile, cast=None, view=None):
+        viewed.append(view)
+        found = TWO_MEDIUMS_SIDE_BY_SIDE if rgb.shape[1] != largest else LEGAL[:3 if cast == "shadows 1" else 4]
+        return _detection(found), view or ("log ratio", None, None, True, profile)
+    monkeypatch.setattr(vision, "load_photo", load_photo)
+    monkeypatch.setattr(vision, "_analyze", analyze)
+    monkeypatch.setattr(vision, "cast_shadows", lambda detection, log_ratio, profile: f"shadows {len(viewed) // 3}")
+    vision.read_photo(_photo(), PROFILE)
+    assert decoded == sides
+    assert len(viewed) == 9 and viewed[:3] == [None] * 3
+    assert all(view is not None for view in viewed[3:])
