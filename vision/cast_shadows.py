@@ -23,6 +23,8 @@ from .model import HEIGHT_MM
 
 logger = logging.getLogger(__name__)
 
+_COARSE_TURNS = 3  # lamps are tried every this many turns first, then every turn round the best
+
 
 def cast_shadows(detection: Detection, log_ratio: np.ndarray, profile: Profile) -> np.ndarray | None:
     """The table in the shadows the pieces of ``detection`` cast (bool (H, W), True outside
@@ -36,6 +38,8 @@ def cast_shadows(detection: Detection, log_ratio: np.ndarray, profile: Profile) 
     ``cast_shadow_elevations_deg`` above the table) casts each piece on the table its
     shadow, and scores the pixels of those shadows outside the pieces: +1 - ``cast_shadow_share``
     for a dark one, -``cast_shadow_share`` for another; the best scoring lamp is the photo's.
+    The turns are tried every ``_COARSE_TURNS`` first, then each one between the best of
+    those and its neighbours (at every elevation): the score varies slowly with the turn.
     A stack's upper piece casts no shadow of its own (its apex is as high as its lower's).
     """
     h, w = log_ratio.shape[:2]
@@ -45,10 +49,10 @@ def cast_shadows(detection: Detection, log_ratio: np.ndarray, profile: Profile) 
     outlines = [np.asarray(p.outline, np.float32) for p in detection.pieces]
     at = apply_homography(np.linalg.inv(detection.homography), np.array([p.center for p in pieces]))  # (N, 2) grid
     heights = np.array([HEIGHT_MM[p.size] for p in pieces]) / detection.pitch_mm  # grid units
-    lamps = [(elevation, turn) for elevation in profile.cast_shadow_elevations_deg
-             for turn in np.arange(profile.cast_shadow_turns) * 2 * np.pi / profile.cast_shadow_turns]
-    tips = [_shadow_tips(detection.homography, at, heights, elevation, turn) for elevation, turn in lamps]
-    corners = np.vstack([*outlines, *tips])
+    turns = profile.cast_shadow_turns
+    tips = {(elevation, k): _shadow_tips(detection.homography, at, heights, elevation, 2 * np.pi * k / turns)
+            for elevation in profile.cast_shadow_elevations_deg for k in range(turns)}  # (elevation, turn) lamps
+    corners = np.vstack([*outlines, *tips.values()])
     x0, y0 = np.clip(np.floor(corners.min(axis=0)).astype(int), 0, (w, h))
     x1, y1 = np.clip(np.ceil(corners.max(axis=0)).astype(int) + 1, 0, (w, h))
     if x1 <= x0 or y1 <= y0:
@@ -60,20 +64,25 @@ def cast_shadows(detection: Detection, log_ratio: np.ndarray, profile: Profile) 
     for outline in outlines:
         cv2.fillConvexPoly(free, _hull(outline - origin), 0)
     own = [np.asarray(p.outline, np.float32) - origin for p in pieces]
-    best, best_mask, best_lamp = 0.0, None, None
-    for lamp, tip in zip(lamps, tips):
+
+    def shadows_of(lamp) -> np.ndarray:  # uint8, 1 in the pieces' shadows outside every piece
         mask = np.zeros(dark.shape, np.uint8)
-        for outline, point in zip(own, tip - origin):
+        for outline, point in zip(own, tips[lamp] - origin):
             cv2.fillConvexPoly(mask, _hull(np.vstack([outline, point[None]])), 1)
-        mask &= free
-        score = float(evidence[mask > 0].sum())
-        if score > best:
-            best, best_mask, best_lamp = score, mask, lamp
-    if best_lamp is None or best_lamp[0] > profile.cast_shadow_max_elevation_deg:
+        return mask & free
+
+    def scored(lamps) -> list[tuple[float, tuple]]:
+        return [(float(evidence[shadows_of(lamp) > 0].sum()), lamp) for lamp in lamps]
+
+    coarse = range(0, turns, _COARSE_TURNS)
+    best = max(scored(lamp for lamp in tips if lamp[1] in coarse))
+    near = {(best[1][1] + k) % turns for k in range(1 - _COARSE_TURNS, _COARSE_TURNS)} - set(coarse)
+    score, best_lamp = max([best, *scored(lamp for lamp in tips if lamp[1] in near)])
+    if score <= 0 or best_lamp[0] > profile.cast_shadow_max_elevation_deg:
         return None
     logger.info("a lamp %.0f degrees above the table casts the pieces' shadows", best_lamp[0])
     shadows = np.zeros((h, w), bool)
-    shadows[y0:y1, x0:x1] = best_mask > 0
+    shadows[y0:y1, x0:x1] = shadows_of(best_lamp) > 0
     return shadows
 
 
