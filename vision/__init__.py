@@ -97,14 +97,17 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=()) -> tuple[n
     instead of ``profile.hfov_deg`` (a photo taken at 2x zoom sees the table at half the
     angle that profile assumes).
 
-    On a plain table, where the lamp that best explains the darkness beside the kept
-    reading's pieces is low (:func:`vision.cast_shadows.cast_shadows`), the photo is read
-    again so, without the shadows that lamp casts, up to ``profile.cast_shadow_rounds`` times
-    (each reading places them better; a reading of the same pieces as the one before is not
-    made again), and the last reading is kept unless it reads under
-    ``profile.cast_shadow_least_kept`` of the cells read before it (the faces of pieces the
-    reading missed, black ones on a dark table, say, went with the shadows). On a printed
-    cloth the print's dark colours would pass for shadow.
+    Where the reading at ``profile.working_side`` was not kept alone (it broke the rules, sat
+    off a clear grid, left a cell in doubt or found no city, so other sizes were read), and on a
+    plain table, where the lamp that best explains the darkness beside the kept reading's pieces
+    is low (:func:`vision.cast_shadows.cast_shadows`), the photo is read again so, without the
+    shadows that lamp casts, up to ``profile.cast_shadow_rounds`` times (each reading places
+    them better; a reading of the same pieces as the one before is not made again), and the last
+    reading is kept unless it reads under ``profile.cast_shadow_least_kept`` of the cells read
+    before it (the faces of pieces the reading missed, black ones on a dark table, say, went
+    with the shadows). On a printed cloth the print's dark colours would pass for shadow. A
+    reading the working side settled is seldom mended so (``calibration/README.md``), and
+    reading it again would double its time.
 
     Raises :class:`PhotoError` for data that is not a readable photo and
     :class:`BoardNotFound` where no reading finds a city.
@@ -117,7 +120,8 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=()) -> tuple[n
         profile = dataclasses.replace(profile, hfov_deg=recorded)
     sizes: dict = {}  # each side read: its image and table view, for every round
     rgb, detection, view = _read_at_sizes(data, profile, rules, sizes)
-    for _ in range(profile.cast_shadow_rounds):
+    settled = len(sizes) == 1  # the working side's reading was kept without another size tried
+    for _ in range(0 if settled else profile.cast_shadow_rounds):
         log_ratio, _, _, plain, _ = view
         shadows = cast_shadows(detection, log_ratio, profile) if plain else None
         if shadows is None:

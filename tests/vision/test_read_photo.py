@@ -168,33 +168,53 @@ def test_a_reading_off_a_clear_grid_is_made_again_and_loses_to_one_on_it(monkeyp
     assert rgb.shape[1] == 806 and detection.on_grid
 
 
-@pytest.mark.parametrize("lamp_low_for, plain, casts", [
-    (5, True, [None, "shadows 1", "shadows 2"]),  # two rounds, each reading placing the shadows better
-    (1, True, [None, "shadows 1"]),               # the second reading's lamp is high
-    (0, True, [None]),                            # a high lamp: read once
-    (5, False, [None]),                           # a print's dark colours are no shadow
+def _in_doubt(detection: Detection) -> Detection:
+    """``detection`` leaving an empty cell where a piece may stand: every size is read."""
+    return dataclasses.replace(detection, doubtful_empty=[(5, 5)])
+
+
+@pytest.mark.parametrize("lamp_low_for, plain, rounds", [
+    (5, True, ["shadows 1", "shadows 2"]),  # two rounds, each reading placing the shadows better
+    (1, True, ["shadows 1"]),               # the second reading's lamp is high
+    (0, True, []),                          # a high lamp: no round
+    (5, False, []),                         # a print's dark colours are no shadow
 ])
-def test_a_low_lamps_shadows_are_left_out_of_a_plain_tables_candidates(monkeypatch, lamp_low_for, plain, casts):
-    """Where the lamp fitted to the kept reading is low, the photo is read again without
-    the shadows it casts, and that reading kept, up to ``cast_shadow_rounds`` times (each
-    reading here reads the city otherwise than the one before)."""
+def test_a_low_lamps_shadows_are_left_out_of_a_plain_tables_candidates(monkeypatch, lamp_low_for, plain, rounds):
+    """Where the lamp fitted to the kept reading (of the three sizes: the first left a cell
+    in doubt) is low, the photo is read again without the shadows it casts, and that reading
+    kept, up to ``cast_shadow_rounds`` times (each reading here reads the city otherwise than
+    the one before, and settles it at the first size)."""
     asked, fitted = [], []
     cities = {None: LEGAL, "shadows 1": LEGAL[:3], "shadows 2": LEGAL}
 
     def analyze(rgb, profile, cast=None):
         asked.append(cast)
-        return dataclasses.replace(_detection(cities[cast]), warnings=[f"without {cast}"])
+        found = dataclasses.replace(_detection(cities[cast]), warnings=[f"without {cast}"])
+        return _in_doubt(found) if cast is None else found
 
     def cast_shadows(detection, log_ratio, profile):
         assert log_ratio == "log ratio"
-        fitted.append(detection.warnings[0])
+        fitted.append(detection.warnings[-1])
         return f"shadows {len(fitted)}" if len(fitted) <= lamp_low_for else None
     monkeypatch.setattr(vision, "_analyze", _viewed(analyze, plain))
     monkeypatch.setattr(vision, "cast_shadows", cast_shadows)
     assert PROFILE.cast_shadow_rounds == 2
     _, detection = vision.read_photo(_photo(), PROFILE)
-    assert asked == casts and detection.warnings == [f"without {casts[-1]}"]
-    assert fitted == ([f"without {cast}" for cast in casts[:2]] if plain else [])
+    assert asked == [None] * 3 + rounds and f"without {([None] + rounds)[-1]}" in detection.warnings
+    assert fitted == ([f"without {cast}" for cast in [None, *rounds][:2]] if plain else [])
+
+
+def test_a_reading_the_working_size_settled_is_not_read_again_for_shadows(monkeypatch):
+    """It keeps the rules and leaves no cell in doubt: a low lamp is not looked for."""
+    asked = []
+
+    def analyze(rgb, profile, cast=None):
+        asked.append(cast)
+        return _detection(LEGAL)
+    monkeypatch.setattr(vision, "_analyze", _viewed(analyze, plain=True))
+    monkeypatch.setattr(vision, "cast_shadows", lambda detection, log_ratio, profile: pytest.fail("lamp fitted"))
+    vision.read_photo(_photo(), PROFILE)
+    assert asked == [None]
 
 
 def test_a_reading_the_shadows_left_out_did_not_change_is_not_made_again(monkeypatch):
@@ -203,11 +223,12 @@ def test_a_reading_the_shadows_left_out_did_not_change_is_not_made_again(monkeyp
 
     def analyze(rgb, profile, cast=None):
         asked.append(cast)
-        return dataclasses.replace(_detection(LEGAL), warnings=[f"without {cast}"])
+        found = dataclasses.replace(_detection(LEGAL), warnings=[f"without {cast}"])
+        return _in_doubt(found) if cast is None else found
     monkeypatch.setattr(vision, "_analyze", _viewed(analyze, plain=True))
     monkeypatch.setattr(vision, "cast_shadows", lambda detection, log_ratio, profile: f"shadows {len(asked)}")
     _, detection = vision.read_photo(_photo(), PROFILE)
-    assert asked == [None, "shadows 1"] and detection.warnings == ["without shadows 1"]
+    assert asked == [None] * 3 + ["shadows 3"] and detection.warnings == ["without shadows 3"]
 
 
 def test_a_reading_that_lost_the_city_with_the_shadows_is_not_kept(monkeypatch):
@@ -217,11 +238,11 @@ def test_a_reading_that_lost_the_city_with_the_shadows_is_not_kept(monkeypatch):
 
     def analyze(rgb, profile, cast=None):
         asked.append(cast)
-        return _detection(LEGAL if cast is None else LEGAL[:2])
+        return _in_doubt(_detection(LEGAL)) if cast is None else _detection(LEGAL[:2])
     monkeypatch.setattr(vision, "_analyze", _viewed(analyze, plain=True))
     monkeypatch.setattr(vision, "cast_shadows", lambda detection, log_ratio, profile: "shadows")
     _, detection = vision.read_photo(_photo(), PROFILE)
-    assert asked == [None, "shadows"] and len(detection.pieces) == 4
+    assert asked == [None] * 3 + ["shadows"] and len(detection.pieces) == 4
 
 
 def test_each_size_is_decoded_and_its_table_seen_once_however_often_it_is_read(monkeypatch):
