@@ -76,7 +76,8 @@ def cast_shadows(detection: Detection, log_ratio: np.ndarray, profile: Profile) 
 
     coarse = range(0, turns, _COARSE_TURNS)
     best = max(scored(lamp for lamp in tips if lamp[1] in coarse))
-    near = {(best[1][1] + k) % turns for k in range(1 - _COARSE_TURNS, _COARSE_TURNS)} - set(coarse)
+    _, (_, turn) = best
+    near = {(turn + k) % turns for k in range(1 - _COARSE_TURNS, _COARSE_TURNS)} - set(coarse)
     score, best_lamp = max([best, *scored(lamp for lamp in tips if lamp[1] in near)])
     if score <= 0 or best_lamp[0] > profile.cast_shadow_max_elevation_deg:
         return None
