@@ -19,6 +19,7 @@ from .camera import Camera, CameraPrior, camera_from_homography, intrinsics
 from .classify import (classify_colors, color_confidence, color_costs, likely_sizes, size_confidence, size_scores,
                        within_supply)
 from .edge_fit import EdgeTensor, edge_scale, fit_outlines, fit_sides, size_costs
+from .errors import BoardNotFound
 from .grid import GridFit, cell_side, fit_grid, moved_grid
 from .model import BASE_MM, base_centres, outline, pyramid_points, seat_height_mm, silhouettes
 from .pieces import Blob
@@ -36,6 +37,9 @@ _OUTLINE_PITCH_SPAN_MM = 3.0  # the outlines choose among the pitches this near 
 _STRAY_CELLS = 6  # cells a reading may hold beyond a whole set's pieces: stray things (a card's print, glare)
 _SCALE_DEPENDENT_CONFIDENCE = 0.5  # at most, for a piece whose size hangs on the scale (as a second look's)
 _MIN_EDGE_SIZED = 3  # pieces on the table that set the edges' scale well enough to size by
+# no phone focuses on a table from nearer than this: a camera the grid puts lower is a lattice
+# fitted to something other than the city (and pyramids near its height project without bound)
+_LEAST_CAMERA_HEIGHT_MM = 100.0
 NEIGHBOURS = ((1, 0), (-1, 0), (0, 1), (0, -1))  # the steps (col, row) to a cell's four neighbours
 
 
@@ -113,20 +117,34 @@ def read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: fl
     the reading is made again with the prior on the tilt round that one, a rung of the
     ladder wide (:data:`vision.tilt.RUNG_DEG`), and kept where its camera's tilt stays within
     a rung of it (:func:`vision.tilt.within_rung`: else the anchors of the whole reading tell
-    against it)."""
+    against it).
+
+    Raises :class:`BoardNotFound` where the grid puts the camera under
+    ``_LEAST_CAMERA_HEIGHT_MM`` above the table (a lattice fitted to stray candidates); a
+    reading made again under another prior that does so leaves the first one standing."""
     reading = _read_pieces(blobs, image_size, spacing_hint, plain, profile, edges)
     if reading.camera.tilt_deg > profile.max_tilt_deg:
-        again = _read_pieces(blobs, image_size, spacing_hint, plain,
-                             dataclasses.replace(profile, tilt_prior_deg=profile.steep_refit_prior_deg), edges)
-        if again.camera.tilt_deg < reading.camera.tilt_deg:
+        again = _read_again(blobs, image_size, spacing_hint, plain,
+                            dataclasses.replace(profile, tilt_prior_deg=profile.steep_refit_prior_deg), edges)
+        if again is not None and again.camera.tilt_deg < reading.camera.tilt_deg:
             reading = again
     toward = None if edges is None else told_tilt(reading, edges, image_size, profile)
     if toward is not None:
         within_a_rung = dataclasses.replace(profile, tilt_prior_deg=RUNG_DEG)
-        again = _read_pieces(blobs, image_size, spacing_hint, plain, within_a_rung, edges, toward)
-        if within_rung(again.camera, toward):
+        again = _read_again(blobs, image_size, spacing_hint, plain, within_a_rung, edges, toward)
+        if again is not None and within_rung(again.camera, toward):
             return again
     return reading
+
+
+def _read_again(*args) -> CityReading | None:
+    """:func:`_read_pieces` of ``args``, or None where it finds no grid (:class:`BoardNotFound`):
+    a reading made again under another prior that fails leaves the first one standing."""
+    try:
+        return _read_pieces(*args)
+    except BoardNotFound as exc:
+        logger.info("reading again under another camera prior: %s", exc)
+        return None
 
 
 def _read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: float, plain: bool,
@@ -171,10 +189,10 @@ def _read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: f
         coarser = settled_grid(_COARSER * _pixel_pitch(fit))
         if _occupied(coarser[0]) < _occupied(fit):
             fit, grid_pitch_mm, anchors = coarser
-    camera = camera_from_homography(fit.H, image_size, profile.hfov_deg)
+    camera = _camera_above_table(fit, image_size, grid_pitch_mm, profile)
     if edges is not None:
         fit = _centred_on_outlines(fit, anchors, camera, edges, colors, areas, BASE_MM[2] / grid_pitch_mm, profile)
-        camera = camera_from_homography(fit.H, image_size, profile.hfov_deg)
+        camera = _camera_above_table(fit, image_size, grid_pitch_mm, profile)
     # with the grid settled, the pitch at which the pieces are modelled is searched again, among
     # finer ones too: a hard shadow on a light table can make each piece look up to
     # shadow_area_growth times larger (a finer pitch scales the models up alike). While the grid
@@ -191,6 +209,17 @@ def _read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: f
     pieces, scale = _apply_priors(readings, camera, pitch_mm, profile, scale_dependent, edges)
     pieces = _within_supply(pieces, [c for _, _, c in readings], outlier, profile)
     return CityReading(fit, camera, grid_pitch_mm, pitch_mm, pieces, offset, scale)
+
+
+def _camera_above_table(fit: GridFit, image_size: tuple[int, int], pitch_mm: float, profile: Profile) -> Camera:
+    """The camera of the grid ``fit`` in an image of ``image_size`` (w, h), its cells
+    ``pitch_mm`` apart. Raises :class:`BoardNotFound` where it stands under
+    ``_LEAST_CAMERA_HEIGHT_MM`` above the table."""
+    camera = camera_from_homography(fit.H, image_size, profile.hfov_deg)
+    if camera.center[2] * pitch_mm < _LEAST_CAMERA_HEIGHT_MM:
+        raise BoardNotFound("the pieces found sit on no grid a phone could see from above; "
+                            "photograph the whole city from above")
+    return camera
 
 
 def _centred_on_outlines(fit: GridFit, anchors: np.ndarray, camera: Camera, edges: EdgeTensor, colors: np.ndarray,

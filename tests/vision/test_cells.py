@@ -7,6 +7,7 @@ from calibration.profile import COLOR_ORDER
 from tests.vision.pyramids import draw_pyramid
 from vision.camera import Camera
 from vision.cells import _within_pitches, read_pieces
+from vision.errors import BoardNotFound
 from vision.model import BASE_MM
 from vision.pieces import Blob
 
@@ -238,6 +239,56 @@ def test_a_grid_fitted_steeper_than_a_photo_from_above_is_fitted_again_straighte
     monkeypatch.setattr(cells, "fit_grid", bent_unless_narrow)
     reading = read_pieces(blobs, (640, 480), 64.0, False, PROFILE)
     assert reading.camera.tilt_deg < 10
+    assert len({(p.col, p.row) for p in reading.pieces}) == 20
+
+
+def _nearer_by(fit, points, factor):
+    """``fit`` as a lattice ``factor`` times coarser in the photo would give it: the camera
+    ``factor`` times nearer the table, the ``points`` (N, 2) on its cells."""
+    from vision.grid import GridFit
+
+    H = fit.H @ np.diag([factor, factor, 1.0])
+    grid = np.linalg.inv(H) @ np.vstack([np.asarray(points, float).T, np.ones(len(points))])
+    return GridFit(H, np.round(grid[:2] / grid[2]).T.astype(np.int64), np.zeros(len(points)))
+
+
+def test_a_lattice_that_puts_the_camera_nearer_the_table_than_a_phone_focuses_finds_no_city(monkeypatch):
+    """Stray candidates (a dark floor beyond the table's edge) can fit a lattice so coarse that
+    the camera it implies stands a few centimetres above the table, where a pyramid's apex
+    would project without bound. No phone photographs a city from there."""
+    import vision.cells as cells
+    from vision.grid import fit_grid
+
+    blobs = [square_blob(80 + 64 * col, 40 + 64 * row, 36, COLOR_ORDER[(row + 2 * col) % 5])
+             for row in range(4) for col in range(5)]
+
+    def far_too_coarse(points, spacing_hint, tolerance, weights, min_pitch, camera):
+        return _nearer_by(fit_grid(points, spacing_hint, tolerance, weights, min_pitch, camera), points, 6.0)
+
+    monkeypatch.setattr(cells, "fit_grid", far_too_coarse)
+    with pytest.raises(BoardNotFound, match="from above"):
+        read_pieces(blobs, (640, 480), 64.0, False, PROFILE)
+
+
+def test_a_reading_made_again_that_finds_no_grid_leaves_the_first_one(monkeypatch):
+    """A steep lattice is fitted again under a narrow tilt prior; where that refit puts the
+    camera too near the table to be a photo, the first reading still stands."""
+    import vision.cells as cells
+    from vision.grid import GridFit, fit_grid
+
+    blobs = [square_blob(80 + 64 * col, 40 + 64 * row, 36, COLOR_ORDER[(row + 2 * col) % 5])
+             for row in range(4) for col in range(5)]
+    bend = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.1, 1.0]])  # a camera tilted 46 degrees
+
+    def bent_then_too_near(points, spacing_hint, tolerance, weights, min_pitch, camera):
+        fit = fit_grid(points, spacing_hint, tolerance, weights, min_pitch, camera)
+        if camera.tilt_prior_deg <= PROFILE.steep_refit_prior_deg:
+            return _nearer_by(fit, points, 6.0)
+        return GridFit(fit.H @ bend, fit.cells, fit.residual)
+
+    monkeypatch.setattr(cells, "fit_grid", bent_then_too_near)
+    reading = read_pieces(blobs, (640, 480), 64.0, False, PROFILE)
+    assert reading.camera.tilt_deg > 40
     assert len({(p.col, p.row) for p in reading.pieces}) == 20
 
 
