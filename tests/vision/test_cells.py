@@ -219,25 +219,36 @@ def test_the_grid_is_moved_onto_the_pieces_outlines_where_every_candidate_leans_
     assert len(moved.pieces) == 16 and np.abs(offsets(moved)).max() < 2
 
 
+def _twenty_pieces():
+    """Candidates of four rows of five pieces, a grid unit 64 pixels wide."""
+    return [square_blob(80 + 64 * col, 40 + 64 * row, 36, COLOR_ORDER[(row + 2 * col) % 5])
+            for row in range(4) for col in range(5)]
+
+
+def _steep_unless_narrow(narrowed):
+    """A grid fit that stray candidates bent into a camera tilted 46 degrees, but under a
+    narrow tilt prior gives ``narrowed(fit, points)`` of the true fit."""
+    from vision.grid import GridFit, fit_grid
+
+    bend = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.1, 1.0]])
+
+    def fitted(points, spacing_hint, tolerance, weights, min_pitch, camera):
+        fit = fit_grid(points, spacing_hint, tolerance, weights, min_pitch, camera)
+        if camera.tilt_prior_deg <= PROFILE.steep_refit_prior_deg:
+            return narrowed(fit, points)
+        return GridFit(fit.H @ bend, fit.cells, fit.residual)
+
+    return fitted
+
+
 def test_a_grid_fitted_steeper_than_a_photo_from_above_is_fitted_again_straighter(monkeypatch):
     """Stray candidates (a lamp's hot spot on the table) can bend the lattice into a camera
     tilted far beyond what a photo from above has. The reading is then made again with a
     narrow tilt prior, and the straighter camera is kept."""
     import vision.cells as cells
-    from vision.grid import GridFit, fit_grid
 
-    blobs = [square_blob(80 + 64 * col, 40 + 64 * row, 36, COLOR_ORDER[(row + 2 * col) % 5])
-             for row in range(4) for col in range(5)]
-    bend = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.1, 1.0]])  # a camera tilted 46 degrees
-
-    def bent_unless_narrow(points, spacing_hint, tolerance, weights, min_pitch, camera):
-        fit = fit_grid(points, spacing_hint, tolerance, weights, min_pitch, camera)
-        if camera.tilt_prior_deg <= PROFILE.steep_refit_prior_deg:
-            return fit
-        return GridFit(fit.H @ bend, fit.cells, fit.residual)  # what stray candidates did
-
-    monkeypatch.setattr(cells, "fit_grid", bent_unless_narrow)
-    reading = read_pieces(blobs, (640, 480), 64.0, False, PROFILE)
+    monkeypatch.setattr(cells, "fit_grid", _steep_unless_narrow(lambda fit, points: fit))
+    reading = read_pieces(_twenty_pieces(), (640, 480), 64.0, False, PROFILE)
     assert reading.camera.tilt_deg < 10
     assert len({(p.col, p.row) for p in reading.pieces}) == 20
 
@@ -259,35 +270,21 @@ def test_a_lattice_that_puts_the_camera_nearer_the_table_than_a_phone_focuses_fi
     import vision.cells as cells
     from vision.grid import fit_grid
 
-    blobs = [square_blob(80 + 64 * col, 40 + 64 * row, 36, COLOR_ORDER[(row + 2 * col) % 5])
-             for row in range(4) for col in range(5)]
-
     def far_too_coarse(points, spacing_hint, tolerance, weights, min_pitch, camera):
         return _nearer_by(fit_grid(points, spacing_hint, tolerance, weights, min_pitch, camera), points, 6.0)
 
     monkeypatch.setattr(cells, "fit_grid", far_too_coarse)
     with pytest.raises(BoardNotFound, match="from above"):
-        read_pieces(blobs, (640, 480), 64.0, False, PROFILE)
+        read_pieces(_twenty_pieces(), (640, 480), 64.0, False, PROFILE)
 
 
 def test_a_reading_made_again_that_finds_no_grid_leaves_the_first_one(monkeypatch):
     """A steep lattice is fitted again under a narrow tilt prior; where that refit puts the
     camera too near the table to be a photo, the first reading still stands."""
     import vision.cells as cells
-    from vision.grid import GridFit, fit_grid
 
-    blobs = [square_blob(80 + 64 * col, 40 + 64 * row, 36, COLOR_ORDER[(row + 2 * col) % 5])
-             for row in range(4) for col in range(5)]
-    bend = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.1, 1.0]])  # a camera tilted 46 degrees
-
-    def bent_then_too_near(points, spacing_hint, tolerance, weights, min_pitch, camera):
-        fit = fit_grid(points, spacing_hint, tolerance, weights, min_pitch, camera)
-        if camera.tilt_prior_deg <= PROFILE.steep_refit_prior_deg:
-            return _nearer_by(fit, points, 6.0)
-        return GridFit(fit.H @ bend, fit.cells, fit.residual)
-
-    monkeypatch.setattr(cells, "fit_grid", bent_then_too_near)
-    reading = read_pieces(blobs, (640, 480), 64.0, False, PROFILE)
+    monkeypatch.setattr(cells, "fit_grid", _steep_unless_narrow(lambda fit, points: _nearer_by(fit, points, 6.0)))
+    reading = read_pieces(_twenty_pieces(), (640, 480), 64.0, False, PROFILE)
     assert reading.camera.tilt_deg > 40
     assert len({(p.col, p.row) for p in reading.pieces}) == 20
 
