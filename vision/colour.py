@@ -3,7 +3,8 @@
 Translucent pieces tint whatever table lies under them and one light falls on both, so the
 log ratio ``log(pixel / table)`` removes most of the illuminant and of the table's own colour
 (von Kries adaptation against the local table). The table colour under the city is filled in
-from the visible table around it with a normalised (masked) Gaussian blur.
+from the visible table around it with a normalised (masked) Gaussian blur. Beyond the table's
+edge (the floor, where the city stands near it), what is seen is taken for table.
 """
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ import numpy as np
 
 from calibration import Profile
 from calibration.profile import BLACK
+
+from .table_edge import beyond_table
 
 _SECTORS = 16  # angular sectors of the border ring, to tell a pattern from a thing lying there
 _NEAR_PRINT = 0.1  # log units: a pixel this near a print colour is judged as that colour
@@ -27,6 +30,8 @@ def table_relative(rgb: np.ndarray, profile: Profile) -> tuple[np.ndarray, np.nd
 
     ``rgb``: uint8 (H, W, 3) RGB. Returns ``(log_ratio, table)``: float32 (H, W, 3) natural-log
     ratios (0 where the pixel looks like the table) and float32 (H, W, 3) estimated table RGB.
+    Beyond the table's edge (:func:`vision.table_edge.beyond_table`), and along it, the table
+    is what is seen: its log ratio is 0.
     """
     f = rgb.astype(np.float32)
     f += _EPS
@@ -37,22 +42,26 @@ def table_relative(rgb: np.ndarray, profile: Profile) -> tuple[np.ndarray, np.nd
     sigma = profile.table_sigma_frac * max(h, w) / shrink
     surface = np.exp(_smooth_surface(np.log(small)))
     estimate = surface
+    beyond = beyond_table(small, profile)
     for _ in range(2):  # estimate, mask what is not table, re-estimate
         not_table = np.abs(np.log(small / estimate)).max(axis=2) > profile.table_threshold
-        not_table = cv2.dilate(not_table.astype(np.uint8), np.ones((3, 3), np.uint8))
+        not_table = cv2.dilate((not_table | (beyond > 0)).astype(np.uint8), np.ones((3, 3), np.uint8))
         weight = 1.0 - not_table.astype(np.float32)
         num = cv2.GaussianBlur(small * weight[..., None], (0, 0), sigma)
         den = cv2.GaussianBlur(weight, (0, 0), sigma)[..., None]
         estimate = np.where(den > 0.05, num / np.maximum(den, 1e-6), surface).astype(np.float32)
     steepness = _steepness(small)
-    estimate = _with_wide_shadows(small, estimate, steepness, profile)
-    estimate = _with_wide_lights(small, estimate, steepness, profile)
+    estimate = _with_wide_shadows(small, estimate, steepness, profile, beyond)
+    estimate = _with_wide_lights(small, estimate, steepness, profile, beyond)
     table = cv2.resize(estimate, (w, h), interpolation=cv2.INTER_LINEAR)
+    if beyond.any():  # beyond the table's edge, and along it, what is seen is taken for table
+        seen = cv2.resize(cv2.dilate(beyond, _RIM_KERNEL), (w, h), interpolation=cv2.INTER_NEAREST) > 0
+        table[seen] = f[seen]
     return cv2.log(cv2.divide(f, table)), table  # OpenCV's: several times numpy's speed
 
 
 def _with_wide_shadows(small: np.ndarray, estimate: np.ndarray, steepness: np.ndarray,
-                       profile: Profile) -> np.ndarray:
+                       profile: Profile, beyond: np.ndarray) -> np.ndarray:
     """``estimate`` (float32 (h, w, 3), the table behind ``small``, the photo at 1/8 size,
     whose :func:`_steepness` is ``steepness``) with the shadow of a large thing (the phone
     held over the city, the arm) taken as table.
@@ -68,15 +77,16 @@ def _with_wide_shadows(small: np.ndarray, estimate: np.ndarray, steepness: np.nd
     own pixels, those with colour (tinted pieces; in a tinted shadow, those of another tint)
     and those over ``shadow_depth`` darker than the shadow (a black piece lying in it) left
     out; without it, the pieces in the shadow would be measured against the lit table and the
-    shadow itself read as pieces."""
+    shadow itself read as pieces. What lies ``beyond`` the table's edge (uint8 (h, w), from
+    :func:`vision.table_edge.beyond_table`) is no shadow."""
     ratio = np.log(small / estimate)
     mean = ratio.mean(axis=2)
     neutral = (ratio.max(axis=2) - ratio.min(axis=2)) < profile.shadow_chroma
-    dark = neutral & (mean < -profile.table_threshold)
+    dark = neutral & (mean < -profile.table_threshold) & (beyond == 0)
     side = _shadow_side(small, profile)
     parts, at_edge = _edge_parts(_wide(dark, side))
     shadows = np.isin(parts, at_edge).astype(np.uint8)
-    tinted, shadow_tinted = _tinted_shadows(ratio, mean, side, profile)
+    tinted, shadow_tinted = _tinted_shadows(ratio, np.where(beyond > 0, 0.0, mean), side, profile)
     shadows |= tinted
     count, narrow = cv2.connectedComponents(_wide(dark, side // 2 | 1))
     for label in range(1, count):
@@ -131,7 +141,7 @@ def _tinted_shadows(ratio: np.ndarray, mean: np.ndarray, side: int, profile: Pro
 
 
 def _with_wide_lights(small: np.ndarray, estimate: np.ndarray, steepness: np.ndarray,
-                      profile: Profile) -> np.ndarray:
+                      profile: Profile, beyond: np.ndarray) -> np.ndarray:
     """``estimate`` (float32 (h, w, 3), the table behind ``small``, the photo at 1/8 size,
     whose :func:`_steepness` is ``steepness``) with a lamp's hot spot on a glossy table taken
     as table.
@@ -142,11 +152,13 @@ def _with_wide_lights(small: np.ndarray, estimate: np.ndarray, steepness: np.nda
     than ``light_max_steepness`` per pixel of ``small`` (at nine rim pixels in ten). A card or
     a cloth's white print is as bright and wide, but has a sharp edge. In the spot the table
     is estimated again from its own neutral pixels; without it, the spot's bright ring,
-    left out of the table estimate, reads as a ring of black pieces and can take the grid."""
+    left out of the table estimate, reads as a ring of black pieces and can take the grid.
+    What lies ``beyond`` the table's edge (uint8 (h, w), from
+    :func:`vision.table_edge.beyond_table`) is no spot."""
     ratio = np.log(small / estimate)
     neutral = (ratio.max(axis=2) - ratio.min(axis=2)) < profile.shadow_chroma
     side = _shadow_side(small, profile)
-    wide = _wide(neutral & (ratio.mean(axis=2) > profile.table_threshold), side)
+    wide = _wide(neutral & (ratio.mean(axis=2) > profile.table_threshold) & (beyond == 0), side)
     if not wide.any():
         return estimate
     contours, _ = cv2.findContours(wide, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)

@@ -138,6 +138,49 @@ def test_a_wide_dark_thing_inside_the_photo_is_not_a_shadow():
     assert np.median(log_ratio[200:280, 280:360]) < -0.6
 
 
+def _beyond_the_edge(img, floor, rise):
+    """``img`` with a floor of colour ``floor`` beyond a table's edge across its top: the
+    edge runs from row 50 at the left, rising ``rise`` rows across; the floor is textured
+    and slightly out of focus, the edge sharp."""
+    import cv2
+
+    h, w = img.shape[:2]
+    ys, xs = np.mgrid[0:h, 0:w]
+    beyond = (ys < 50 - rise * xs / w).astype(np.float32)
+    texture = np.random.default_rng(5).normal(0, 6, (h, w, 1)).astype(np.float32)
+    surface = np.array(floor, np.float32) + cv2.GaussianBlur(texture, (0, 0), 2)[..., None]
+    edge = cv2.GaussianBlur(beyond, (0, 0), 1)[..., None]
+    return img * (1 - edge) + surface * edge
+
+
+@pytest.mark.parametrize("floor", [(40, 38, 45), (200, 205, 215)], ids=["dark", "light"])
+def test_the_floor_beyond_the_table_s_edge_is_neither_table_nor_pieces(floor):
+    """A city near the table's edge: the photo shows the floor beyond it, parted from the
+    table by a straight edge. Neither the floor nor the blurred step along the edge stands
+    out as pieces, and the table beside the edge is estimated from the table alone."""
+    from vision import find_candidates
+
+    img = table_photo()
+    for k, color in enumerate(("red", "blue", "yellow")):
+        tint(img, color, 220 + 80 * k, 110, 40)  # the city's top row, near the edge
+    img = np.clip(_beyond_the_edge(img, floor, 30), 0, 255).astype(np.uint8)
+    log_ratio, table = table_relative(img, PROFILE)
+    assert np.median(np.abs(log_ratio[:15]).max(axis=2)) < 0.05
+    assert np.allclose(table[90, 100], img[90, 100], rtol=0.1)  # the table just below the edge
+    assert len(find_candidates(img, PROFILE).blobs) == 3
+
+
+def test_a_stripe_near_the_photo_s_edge_is_no_table_edge():
+    """A cloth's stripe runs straight across the photo too, but beyond the last one lies the
+    same cloth as everywhere, and a piece on it is a piece."""
+    img = table_photo(table=(200, 200, 190))
+    for top in range(30, 480, 90):
+        img[top:top + 20] *= np.array([0.5, 0.5, 0.9], np.float32)  # blue stripes
+    tint(img, "red", 300, 55, 30)  # between the first stripe and the next
+    log_ratio, _ = table_relative(np.clip(img, 0, 255).astype(np.uint8), PROFILE)
+    assert np.median(log_ratio[60:80, 305:325, 1]) < -0.5  # the red piece absorbs green
+
+
 def test_a_card_on_the_border_is_not_part_of_the_table_pattern():
     img = table_photo()
     img[5:40, 20:90] = (60, 90, 170)  # a blue card lying near the edge
