@@ -30,8 +30,9 @@ def table_relative(rgb: np.ndarray, profile: Profile) -> tuple[np.ndarray, np.nd
 
     ``rgb``: uint8 (H, W, 3) RGB. Returns ``(log_ratio, table)``: float32 (H, W, 3) natural-log
     ratios (0 where the pixel looks like the table) and float32 (H, W, 3) estimated table RGB.
-    Beyond the table's edge (:func:`vision.table_edge.beyond_table`), and along it, the table
-    is what is seen: its log ratio is 0.
+    Beyond the table's edge (:func:`vision.table_edge.beyond_table`), and within three pixels
+    of the 1/8-size photo of it on the table's side (where the step is blurred), the table is
+    what is seen: its log ratio is 0.
     """
     f = rgb.astype(np.float32)
     f += _EPS
@@ -40,9 +41,9 @@ def table_relative(rgb: np.ndarray, profile: Profile) -> tuple[np.ndarray, np.nd
     shrink = 8
     small = cv2.resize(f, (max(1, w // shrink), max(1, h // shrink)), interpolation=cv2.INTER_AREA)
     sigma = profile.table_sigma_frac * max(h, w) / shrink
-    surface = np.exp(_smooth_surface(np.log(small)))
-    estimate = surface
     beyond = beyond_table(small, profile)
+    surface = np.exp(_smooth_surface(np.log(small), beyond == 0))
+    estimate = surface
     for _ in range(2):  # estimate, mask what is not table, re-estimate
         not_table = np.abs(np.log(small / estimate)).max(axis=2) > profile.table_threshold
         not_table = cv2.dilate((not_table | (beyond > 0)).astype(np.uint8), np.ones((3, 3), np.uint8))
@@ -68,7 +69,9 @@ def _with_wide_shadows(small: np.ndarray, estimate: np.ndarray, steepness: np.nd
 
     Such a shadow darkens the table alike in every channel (within ``shadow_chroma`` log
     units, by over ``table_threshold``). It is either at least ``shadow_min_width_frac`` of
-    the photo's long side wide everywhere and reaches the photo's edge, or half as wide and
+    the photo's long side wide everywhere and reaches the photo's edge (or the table's, where
+    the photo shows what lies ``beyond`` it: uint8 (h, w), from
+    :func:`vision.table_edge.beyond_table`; that is no shadow), or half as wide and
     soft: at three in four of its rim pixels the log brightness changes by less than
     ``shadow_max_steepness`` per pixel of ``small`` (the arm's shadow, narrower and with a
     wide penumbra). A black piece is narrower or has a sharp edge. A shadow as wide that
@@ -77,16 +80,15 @@ def _with_wide_shadows(small: np.ndarray, estimate: np.ndarray, steepness: np.nd
     own pixels, those with colour (tinted pieces; in a tinted shadow, those of another tint)
     and those over ``shadow_depth`` darker than the shadow (a black piece lying in it) left
     out; without it, the pieces in the shadow would be measured against the lit table and the
-    shadow itself read as pieces. What lies ``beyond`` the table's edge (uint8 (h, w), from
-    :func:`vision.table_edge.beyond_table`) is no shadow."""
+    shadow itself read as pieces."""
     ratio = np.log(small / estimate)
     mean = ratio.mean(axis=2)
     neutral = (ratio.max(axis=2) - ratio.min(axis=2)) < profile.shadow_chroma
     dark = neutral & (mean < -profile.table_threshold) & (beyond == 0)
     side = _shadow_side(small, profile)
-    parts, at_edge = _edge_parts(_wide(dark, side))
+    parts, at_edge = _edge_parts(_wide(dark, side), beyond, side)
     shadows = np.isin(parts, at_edge).astype(np.uint8)
-    tinted, shadow_tinted = _tinted_shadows(ratio, np.where(beyond > 0, 0.0, mean), side, profile)
+    tinted, shadow_tinted = _tinted_shadows(ratio, mean, side, profile, beyond)
     shadows |= tinted
     count, narrow = cv2.connectedComponents(_wide(dark, side // 2 | 1))
     for label in range(1, count):
@@ -103,19 +105,24 @@ def _with_wide_shadows(small: np.ndarray, estimate: np.ndarray, steepness: np.nd
     return _table_within(small, estimate, region, table, side)
 
 
-def _edge_parts(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _edge_parts(mask: np.ndarray, beyond: np.ndarray, side: int) -> tuple[np.ndarray, np.ndarray]:
     """The connected parts of ``mask`` (uint8 (h, w)): their labels (int32 (h, w)), and
-    those of the parts that touch the image's edge ((K,) ints)."""
+    those of the parts that touch the image's edge, or come within ``side`` pixels of the
+    table's (of what lies ``beyond`` it, uint8 (h, w): the table estimate is blurred along
+    it) ((K,) ints)."""
     _, labels = cv2.connectedComponents(mask)
-    edge = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
+    touching = labels[cv2.dilate(beyond, _disc(2 * side + 1)) > 0]
+    edge = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1], touching]))
     return labels, edge[edge > 0]
 
 
-def _tinted_shadows(ratio: np.ndarray, mean: np.ndarray, side: int, profile: Profile) -> tuple[np.ndarray, np.ndarray]:
-    """The wide shadows that reach the photo's edge with one tint (uint8 (h, w), 0 or 1), and
-    their pixels of that tint, with the soft edge round them (bool (h, w)). ``ratio``: float32
-    (h, w, 3), the log ratio of the photo at 1/8 size to the table; ``mean``: (h, w), its mean
-    over the channels; ``side``: from :func:`_shadow_side`.
+def _tinted_shadows(ratio: np.ndarray, mean: np.ndarray, side: int, profile: Profile,
+                    beyond: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The wide shadows that reach the photo's edge (or the table's: what lies ``beyond`` it,
+    uint8 (h, w), is no shadow) with one tint (uint8 (h, w), 0 or 1), and their pixels of
+    that tint, with the soft edge round them (bool (h, w)). ``ratio``: float32 (h, w, 3), the
+    log ratio of the photo at 1/8 size to the table; ``mean``: (h, w), its mean over the
+    channels; ``side``: from :func:`_shadow_side`.
 
     Where the room's light differs in colour from the lamp's, a shadow darkens the channels
     unalike, but by the same proportions all over: a region at least ``side`` wide
@@ -127,7 +134,7 @@ def _tinted_shadows(ratio: np.ndarray, mean: np.ndarray, side: int, profile: Pro
     pieces has more colour."""
     shadows = np.zeros(mean.shape, np.uint8)
     alike = np.zeros(mean.shape, bool)
-    parts, at_edge = _edge_parts(_wide(mean < -profile.table_threshold, side))
+    parts, at_edge = _edge_parts(_wide((mean < -profile.table_threshold) & (beyond == 0), side), beyond, side)
     for label in at_edge:
         part = parts == label
         tint = np.median(ratio[part], axis=0)
@@ -219,12 +226,12 @@ def _table_within(small: np.ndarray, estimate: np.ndarray, region: np.ndarray, t
     return np.where(inside, num / np.maximum(den, 1e-6), estimate).astype(np.float32)
 
 
-def _smooth_surface(log_image: np.ndarray, degree: int = 4, rounds: int = 6) -> np.ndarray:
+def _smooth_surface(log_image: np.ndarray, table: np.ndarray, degree: int = 4, rounds: int = 6) -> np.ndarray:
     """A smooth fit of the table's light falloff: a polynomial of ``degree`` in (x, y) per
-    channel, fitted to ``log_image`` (float32 (h, w, 3)) by iteratively reweighted least
-    squares (Tukey's biweight on the largest channel residual), so that pieces and other
-    compact things barely pull it. A spotlight or vignette is near quadratic in log units.
-    Returns float32 (h, w, 3)."""
+    channel, fitted to the pixels of ``log_image`` (float32 (h, w, 3)) that may be ``table``
+    (bool (h, w): not beyond its edge) by iteratively reweighted least squares (Tukey's
+    biweight on the largest channel residual), so that pieces and other compact things barely
+    pull it. A spotlight or vignette is near quadratic in log units. Returns float32 (h, w, 3)."""
     h, w = log_image.shape[:2]
     ys, xs = np.mgrid[0:h, 0:w]
     u, v = (2 * xs.ravel() / max(w - 1, 1) - 1), (2 * ys.ravel() / max(h - 1, 1) - 1)
@@ -234,14 +241,15 @@ def _smooth_surface(log_image: np.ndarray, degree: int = 4, rounds: int = 6) -> 
         v_powers.append(v_powers[-1] * v)
     basis = np.stack([u_powers[i] * v_powers[j] for i in range(degree + 1) for j in range(degree + 1 - i)], axis=1)
     values = log_image.reshape(-1, 3).astype(np.float64)
-    weights = np.ones(len(values))
+    table = table.ravel()
+    weights = table.astype(np.float64)
     for _ in range(rounds):  # normal equations: the basis is small and well conditioned on [-1, 1]
         weighted = basis.T * weights
         coef = np.linalg.solve(weighted @ basis + 1e-9 * np.eye(basis.shape[1]), weighted @ values)
         residual = np.abs(values - basis @ coef)
         residual = np.maximum(np.maximum(residual[:, 0], residual[:, 1]), residual[:, 2])
-        spread = 4.685 * max(1.4826 * np.median(residual), 0.02)
-        weights = np.clip(1 - (residual / spread) ** 2, 0, None) ** 2
+        spread = 4.685 * max(1.4826 * np.median(residual[table]), 0.02)
+        weights = np.clip(1 - (residual / spread) ** 2, 0, None) ** 2 * table
     return (basis @ coef).reshape(h, w, 3).astype(np.float32)
 
 

@@ -13,9 +13,9 @@ import numpy as np
 
 from calibration import Profile
 
-# a table's edge across the photo at 1/8 size: a line the Hough transform finds, of the
-# strongest _EDGE_LINES, along which the colour steps one way at _EDGE_SUPPORT of its pixels,
-# and that long at least of the photo's short side
+# a table's edge across the photo at 1/8 size: a line, of the Hough transform's strongest
+# _EDGE_LINES, along which the colour steps one way at _EDGE_SUPPORT of its pixels, and at
+# least that share of the photo's short side long
 _EDGE_SUPPORT = 0.6
 _EDGE_LINES = 64
 _LINE_BIN = 3  # pixels of rho and degrees of theta within which Hough lines are one line
@@ -33,8 +33,9 @@ def beyond_table(small: np.ndarray, profile: Profile) -> np.ndarray:
     which the colour steps one way (:func:`_steady_steps`). Its smaller side is beyond the
     table where it is one surface that nothing lies on: ``beyond_table_share`` of its
     pixels within ``table_threshold`` of its median, and none of the rest in a patch of over
-    ``_BEYOND_SPECK`` pixels. A cloth's stripes part two colours along straight lines too,
-    but more stripes lie on either side of each."""
+    ``_BEYOND_SPECK`` pixels. Two pixels on the table's side of the edge, where the step is
+    blurred, are counted beyond it too. A cloth's stripes part two colours along straight
+    lines too, but more stripes lie on either side of each."""
     logs = np.log(small)
     steps = [cv2.magnitude(cv2.Sobel(logs[..., c], cv2.CV_32F, 1, 0), cv2.Sobel(logs[..., c], cv2.CV_32F, 0, 1))
              for c in range(3)]

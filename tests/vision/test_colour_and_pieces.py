@@ -170,6 +170,18 @@ def test_the_floor_beyond_the_table_s_edge_is_neither_table_nor_pieces(floor):
     assert len(find_candidates(img, PROFILE).blobs) == 3
 
 
+def test_the_phone_s_shadow_reaching_the_table_s_edge_is_table_and_the_pieces_in_it_stand_out():
+    """Near the table's edge, the phone's shadow runs to it rather than to the photo's edge:
+    it is taken for table all the same."""
+    img = table_photo()
+    tint(img, "red", 300, 150, 40)
+    _shade(img, slice(0, 210), slice(250, 430), 0.45)  # the phone, held over the table's edge
+    img = np.clip(_beyond_the_edge(img, (40, 38, 45), 0), 0, 255).astype(np.uint8)
+    log_ratio, _ = table_relative(img, PROFILE)
+    assert np.median(np.abs(log_ratio[90:140, 260:420]).max(axis=2)) < 0.1  # the table in the shadow
+    assert np.median(log_ratio[155:185, 305:335, 1]) < -0.5  # the red piece absorbs green
+
+
 def test_a_stripe_near_the_photo_s_edge_is_no_table_edge():
     """A cloth's stripe runs straight across the photo too, but beyond the last one lies the
     same cloth as everywhere, and a piece on it is a piece."""
