@@ -25,6 +25,7 @@ chromium:
 bench: $(STAMP)
 	$(PY) -m bench.score
 	$(PY) -m bench.vision
+	$(PY) -m bench.perturbed
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,157 @@
+"""Benchmark: how the reading holds up on photos unlike the renders.
+
+Real players' photos will differ from anything rendered. Each change here is painted over
+the photos of a benchmark set (seeded by the photo's number, so a run is reproducible),
+which are then read (:func:`vision.read_photo`) and compared with the truth: errors by kind
+and photos read exactly, for each change and for the photos as rendered (re-encoded alike).
+The changes: the floor beyond the table's edge, which the renders never show (dark across
+the top, light grey beside a slanted edge on the left, dark brown across the bottom); a lamp
+on one side and daylight on the other (a white-balance ramp); light falling off across the
+table; a dim, noisy exposure; a half-size photo saved at JPEG quality 55; defocus blur.
+Run: ``python -m bench.perturbed [--seed S] [--count N] [--changes a,b] [--jobs J]``; writes
+``bench/results/perturbed.json``.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from collections import Counter
+from multiprocessing import Pool
+from pathlib import Path
+
+for _threads in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):  # one core a reader
+    os.environ.setdefault(_threads, "1")
+
+import cv2
+import numpy as np
+
+import vision
+from calibration import load_profile
+
+from .compare import ERROR_KINDS, compare
+from .vision import ensure_set
+
+RESULTS = Path(__file__).parent / "results" / "perturbed.json"
+QUALITY = 92  # JPEG quality the changed photos are saved at
+
+
+def _floor(rgb: np.ndarray, beyond: np.ndarray, colour, noise: float, rng) -> np.ndarray:
+    """``rgb`` (float32 (H, W, 3)) with a textured floor of ``colour`` (RGB) where ``beyond``
+    (bool (H, W)), parted from the table by a sharp edge."""
+    h, w = beyond.shape
+    texture = colour + rng.normal(0, noise, (h, w, 1)).astype(np.float32)
+    surface = cv2.GaussianBlur(texture, (0, 0), 2)
+    share = cv2.GaussianBlur(beyond.astype(np.float32), (0, 0), 1.5)[..., None]
+    return rgb * (1 - share) + surface * share
+
+
+def floor_top(rgb, rng):
+    """A dark floor across the top 12%."""
+    ys = np.arange(rgb.shape[0])[:, None] * np.ones((1, rgb.shape[1]))
+    return _floor(rgb, ys < 0.12 * rgb.shape[0], np.array([46, 40, 36], np.float32), 8, rng)
+
+
+def floor_side(rgb, rng):
+    """A light grey floor beside a slanted edge on the left (12-22% of the width)."""
+    h, w = rgb.shape[:2]
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    return _floor(rgb, xs < (0.22 - 0.1 * ys / h) * w, np.array([185, 170, 150], np.float32), 10, rng)
+
+
+def floor_bottom(rgb, rng):
+    """A dark brown floor across the bottom 8-12%."""
+    h, w = rgb.shape[:2]
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    return _floor(rgb, ys > (0.88 + 0.04 * xs / w) * h, np.array([70, 45, 30], np.float32), 6, rng)
+
+
+def lamp_and_daylight(rgb, rng):
+    """Warm light from the left, cool from the right: red 1.2 -> 0.85, blue 0.85 -> 1.2."""
+    across = np.linspace(0, 1, rgb.shape[1], dtype=np.float32)[None, :]
+    out = rgb.copy()
+    out[..., 0] *= 1.2 - 0.35 * across
+    out[..., 2] *= 0.85 + 0.35 * across
+    return out
+
+
+def uneven_light(rgb, rng):
+    """The light falls to 0.45 across the photo."""
+    return rgb * (0.45 + 0.55 * np.linspace(0, 1, rgb.shape[1], dtype=np.float32)[None, :, None])
+
+
+def dim(rgb, rng):
+    """Under-exposed by 1.5 stops, with sensor noise."""
+    return rgb * 0.35 + rng.normal(0, 4, rgb.shape).astype(np.float32)
+
+
+def blurred(rgb, rng):
+    """Out of focus (Gaussian, sigma 3 pixels of the full photo)."""
+    return cv2.GaussianBlur(rgb, (0, 0), 3.0)
+
+
+# each change painted over the photo's pixels (float32 (H, W, 3) RGB, and a seeded generator)
+PAINTED = {"as rendered": lambda rgb, rng: rgb, "floor top": floor_top, "floor side": floor_side,
+           "floor bottom": floor_bottom, "lamp and daylight": lamp_and_daylight, "uneven light": uneven_light,
+           "dim": dim, "blurred": blurred}
+SMALLER = "small and low quality"  # the photo saved at half its size, JPEG quality 55
+CHANGES = (*PAINTED, SMALLER)
+
+
+def changed(data: bytes, change: str, number: int) -> bytes:
+    """The photo ``data`` (JPEG bytes) with ``change`` painted over it, as JPEG bytes; the
+    noise it paints is seeded by the photo's ``number``."""
+    bgr = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    if change == SMALLER:
+        small = cv2.resize(bgr, (bgr.shape[1] // 2, bgr.shape[0] // 2), interpolation=cv2.INTER_AREA)
+        return cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 55])[1].tobytes()
+    rgb = cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB).astype(np.float32)
+    out = PAINTED[change](rgb, np.random.default_rng(number))
+    bgr = cv2.cvtColor(np.clip(out, 0, 255).astype(np.uint8), cv2.COLOR_RGB2BGR)
+    return cv2.imencode(".jpg", bgr, [cv2.IMWRITE_JPEG_QUALITY, QUALITY])[1].tobytes()
+
+
+def _errors(task: tuple[Path, str, str | None]) -> dict:
+    """The errors by kind of one photo read with one change (a photo no reading finds a city
+    in has every piece missed)."""
+    photo, change, profile = task
+    truth = json.loads(photo.with_suffix(".json").read_text())["city"]["pieces"]
+    data = changed(photo.read_bytes(), change, int(photo.stem.split("_")[-1]))
+    try:
+        found = vision.read_photo(data, load_profile(profile))[1].to_json()["pieces"]
+    except vision.VisionError:
+        found = []
+    return dict(compare(truth, found))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=20261229, help="benchmark set seed")
+    parser.add_argument("--count", type=int, default=40)
+    parser.add_argument("--changes", default=",".join(CHANGES), help="comma-separated, of: " + ", ".join(CHANGES))
+    parser.add_argument("--profile", default=None)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--out", type=Path, default=RESULTS)
+    args = parser.parse_args()
+    changes = [c.strip() for c in args.changes.split(",")]
+    unknown = [c for c in changes if c not in CHANGES]
+    if unknown:
+        parser.error(f"unknown change(s): {', '.join(unknown)}")
+    photos = sorted(ensure_set(args.seed, args.count).glob("scene_*.jpg"))[:args.count]
+    results = {}
+    with Pool(args.jobs) as pool:
+        for change in changes:
+            per_photo = pool.map(_errors, [(p, change, args.profile) for p in photos], chunksize=1)
+            kinds = sum((Counter(e) for e in per_photo), Counter())
+            results[change] = {"errors": sum(kinds.values()), "exact": sum(not e for e in per_photo),
+                               "by_kind": {k: kinds[k] for k in ERROR_KINDS}}
+            print(f"{change}: {results[change]['errors']} errors, {results[change]['exact']}/{len(photos)} exact",
+                  flush=True)
+    report = {"benchmark": "perturbed", "seed": args.seed, "photos": len(photos), "changes": results,
+              "profile": args.profile or "default"}
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(report, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()
