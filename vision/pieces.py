@@ -23,6 +23,10 @@ from .colour import table_chroma, table_level
 from .errors import BoardNotFound
 from .model import window_mask
 
+# the most a candidate counts for in choosing the city, in typical pieces' sides squared: a
+# large piece with its shadow, or two pieces of one colour not split
+_MOST_PIECE_SIDES = 2.0
+
 
 @dataclass(frozen=True)
 class Blob:
@@ -238,7 +242,8 @@ def find_blobs(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray, p
                 raise _too_busy(profile.max_raw_candidates)
     blobs += _rings(thin, blobs, profile.frame_min_share, profile.frame_min_area)
     merged = _merge_close(blobs, profile.merge_distance_side * scale, log_ratio, level)
-    city = _main_cluster(merged, profile.cluster_reach_side * scale, profile.cluster_reach_neighbours)
+    city = _main_cluster(merged, profile.cluster_reach_side * scale, profile.cluster_reach_neighbours,
+                         (_MOST_PIECE_SIDES * scale) ** 2)
     in_city = {id(b) for b in city}
     strays = [b for b in merged if id(b) not in in_city]
     if glowing:  # after the clustering, which the shadows beside the pieces help hold together
@@ -287,13 +292,14 @@ def _too_busy(count: int) -> BoardNotFound:
                          "a busy pattern? try a plain table or cloth")
 
 
-def _main_cluster(blobs: list[Blob], reach: float, sparse_reach: float) -> list[Blob]:
+def _main_cluster(blobs: list[Blob], reach: float, sparse_reach: float, most: float = np.inf) -> list[Blob]:
     """The group of candidates linked by gaps under ``reach`` pixels (or
     ``sparse_reach`` times the median distance between nearest candidates if longer: a sparse
-    city, or one with gaps) with the most solid area (:attr:`Blob.solid_area`): the city. A
-    rule card's print can break into more candidates than the city has, and into more pixels
-    than a small city, but into thin lines. Candidates far from the city are things on the
-    table that are not part of it."""
+    city, or one with gaps) with the most solid area (:attr:`Blob.solid_area`, each candidate's
+    counted up to ``most`` pixels): the city. A rule card's print can break into more
+    candidates than the city has, and into more pixels than a small city, but into thin
+    lines; a hand or a sleeve reaching into the photo is one candidate as large as a city,
+    but one. Candidates far from the city are things on the table that are not part of it."""
     if len(blobs) < 2:
         return blobs
     centers = np.array([b.center for b in blobs])
@@ -301,7 +307,7 @@ def _main_cluster(blobs: list[Blob], reach: float, sparse_reach: float) -> list[
     np.fill_diagonal(dist, np.inf)
     reach = max(reach, sparse_reach * float(np.median(dist.min(axis=1))))
     groups = _linked_groups(dist < reach)
-    areas = np.array([b.solid_area for b in blobs])
+    areas = np.minimum([b.solid_area for b in blobs], most)
     return [blobs[i] for i in max(groups, key=lambda g: areas[g].sum())]
 
 

@@ -324,6 +324,23 @@ def test_the_city_is_the_group_of_solid_candidates_not_a_cards_many_lines():
     assert sorted(b.center for b in chosen) == sorted(b.center for b in city)
 
 
+def test_the_city_is_the_group_of_pieces_not_a_hand_reaching_into_the_photo():
+    """A hand or a sleeve at the photo's edge is one candidate with more solid area than a
+    small city; no candidate counts for more than a few pieces' area."""
+    from vision.pieces import Blob, _main_cluster
+
+    def blob(x, y, side):
+        ys, xs = np.mgrid[y:y + side, x:x + side]
+        return Blob((x + side / 2, y + side / 2), np.stack([xs.ravel(), ys.ravel()], 1).astype(np.int32),
+                    np.zeros(3), np.zeros(3), 0, side / 2, 0.0)
+
+    city = [blob(500 + 40 * c, 100 + 40 * r, 24) for r in range(2) for c in range(3)]
+    hand = blob(40, 300, 150)
+    assert _main_cluster(city + [hand], reach=50, sparse_reach=4.0) == [hand]  # counted whole
+    chosen = _main_cluster(city + [hand], reach=50, sparse_reach=4.0, most=(2 * 24) ** 2)
+    assert sorted(b.center for b in chosen) == sorted(b.center for b in city)
+
+
 def test_a_plain_table_is_plain_and_a_gingham_cloth_is_not():
     from vision.colour import plain_table
 
