@@ -5,9 +5,10 @@ the photos of a benchmark set (seeded by the photo's number, so a run is reprodu
 which are then read (:func:`vision.read_photo`) and compared with the truth: errors by kind
 and photos read exactly, for each change and for the photos as rendered (re-encoded alike).
 The changes: the floor beyond the table's edge, which the renders never show (dark across
-the top, light grey beside a slanted edge on the left, dark brown across the bottom); a lamp
-on one side and daylight on the other (a white-balance ramp); light falling off across the
-table; a dim, noisy exposure; a half-size photo saved at JPEG quality 55; defocus blur.
+the top, light grey beside a slanted edge on the left, dark brown across the bottom); a hand
+reaching in from the bottom edge; a lamp on one side and daylight on the other (a
+white-balance ramp); light falling off across the table; a dim, noisy exposure; a half-size
+photo saved at JPEG quality 55; defocus blur.
 Run: ``python -m bench.perturbed [--seed S] [--count N] [--changes a,b] [--jobs J]``; writes
 ``bench/results/perturbed.json``.
 """
@@ -66,6 +67,16 @@ def floor_bottom(rgb, rng):
     return _floor(rgb, ys > (0.88 + 0.04 * xs / w) * h, np.array([70, 45, 30], np.float32), 6, rng)
 
 
+def hand(rgb, rng):
+    """A hand reaching in from the bottom edge, left of the middle, lit from above."""
+    h, w = rgb.shape[:2]
+    reach = np.zeros((h, w), np.float32)
+    cv2.ellipse(reach, (int(0.2 * w), h), (int(0.12 * w), int(0.3 * h)), 15, 0, 360, 1, -1)
+    share = cv2.GaussianBlur(reach, (0, 0), 3)[..., None]
+    skin = np.array([215, 165, 135], np.float32) * (0.7 + 0.3 * np.linspace(0, 1, h, dtype=np.float32))[:, None, None]
+    return rgb * (1 - share) + skin * share
+
+
 def lamp_and_daylight(rgb, rng):
     """Warm light from the left, cool from the right: red 1.2 -> 0.85, blue 0.85 -> 1.2."""
     across = np.linspace(0, 1, rgb.shape[1], dtype=np.float32)[None, :]
@@ -92,8 +103,8 @@ def blurred(rgb, rng):
 
 # each change painted over the photo's pixels (float32 (H, W, 3) RGB, and a seeded generator)
 PAINTED = {"as rendered": lambda rgb, rng: rgb, "floor top": floor_top, "floor side": floor_side,
-           "floor bottom": floor_bottom, "lamp and daylight": lamp_and_daylight, "uneven light": uneven_light,
-           "dim": dim, "blurred": blurred}
+           "floor bottom": floor_bottom, "hand": hand, "lamp and daylight": lamp_and_daylight,
+           "uneven light": uneven_light, "dim": dim, "blurred": blurred}
 SMALLER = "small and low quality"  # the photo saved at half its size, JPEG quality 55
 CHANGES = (*PAINTED, SMALLER)
 
