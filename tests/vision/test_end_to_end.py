@@ -38,17 +38,13 @@ def test_sample_read_exactly(name):
 
 def test_a_photo_showing_the_floor_beyond_the_table_s_edge_is_read_as_without_it():
     """Shot near the table's edge, the photo shows a dark floor across its top, parted from
-    the table by a straight edge; the city is read as it is without it. Taken for table, the
-    floor drew the table estimate round it, and the step along its edge stood out as pieces:
-    the city was read with 54 errors."""
-    import cv2
+    the table by a straight edge (painted as the robustness benchmark paints it); the city is
+    read as it is without it. Taken for table, the floor drew the table estimate round it,
+    and the step along its edge stood out as pieces: the city was read with 58 errors."""
+    from bench.perturbed import changed
 
     name = "scene_0069.jpg"
-    bgr = cv2.imdecode(np.frombuffer((SAMPLES / name).read_bytes(), np.uint8), cv2.IMREAD_COLOR)
-    h, w = bgr.shape[:2]
-    floor = np.random.default_rng(0).normal(40, 8, (h // 8, w, 1)).astype(np.float32) * np.array([1.15, 1.0, 0.9], np.float32)
-    bgr[:h // 8] = np.clip(cv2.GaussianBlur(floor, (0, 0), 3), 0, 255).astype(np.uint8)
-    data = cv2.imencode(".jpg", bgr, [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes()
+    data = changed((SAMPLES / name).read_bytes(), "floor top", 69)
     assert key(vision.read_photo(data, PROFILE)[1].to_json()["pieces"]) == key(truth(name)["city"]["pieces"])
 
 
