@@ -28,7 +28,7 @@ import cv2
 import numpy as np
 
 import vision
-from calibration import load_profile
+from calibration import Profile, load_profile
 
 from .compare import ERROR_KINDS, compare
 from .vision import ensure_set
@@ -122,14 +122,14 @@ def changed(data: bytes, change: str, number: int) -> bytes:
     return cv2.imencode(".jpg", bgr, [cv2.IMWRITE_JPEG_QUALITY, QUALITY])[1].tobytes()
 
 
-def _errors(task: tuple[Path, str, str | None]) -> dict:
+def _errors(task: tuple[Path, str, Profile]) -> dict:
     """The errors by kind of one photo read with one change (a photo no reading finds a city
     in has every piece missed)."""
     photo, change, profile = task
     truth = json.loads(photo.with_suffix(".json").read_text())["city"]["pieces"]
     data = changed(photo.read_bytes(), change, int(photo.stem.split("_")[-1]))
     try:
-        found = vision.read_photo(data, load_profile(profile))[1].to_json()["pieces"]
+        found = vision.read_photo(data, profile)[1].to_json()["pieces"]
     except vision.VisionError:
         found = []
     return dict(compare(truth, found))
@@ -149,10 +149,11 @@ def main() -> None:
     if unknown:
         parser.error(f"unknown change(s): {', '.join(unknown)}")
     photos = sorted(ensure_set(args.seed, args.count).glob("scene_*.jpg"))[:args.count]
+    profile = load_profile(args.profile)
     results = {}
     with Pool(args.jobs) as pool:
         for change in changes:
-            per_photo = pool.map(_errors, [(p, change, args.profile) for p in photos], chunksize=1)
+            per_photo = pool.map(_errors, [(p, change, profile) for p in photos], chunksize=1)
             kinds = sum((Counter(e) for e in per_photo), Counter())
             results[change] = {"errors": sum(kinds.values()), "exact": sum(not e for e in per_photo),
                                "by_kind": {k: kinds[k] for k in ERROR_KINDS}}

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from bench.perturbed import CHANGES, SMALLER, _errors, changed
+from calibration import load_profile
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_images"
 
@@ -43,4 +44,4 @@ def test_the_light_of_a_lamp_on_one_side_and_of_daylight_on_the_other_differ_in_
 
 
 def test_a_sample_photo_as_rendered_is_read_exactly():
-    assert _errors((SAMPLES / "scene_0069.jpg", "as rendered", None)) == {}
+    assert _errors((SAMPLES / "scene_0069.jpg", "as rendered", load_profile())) == {}
