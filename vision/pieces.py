@@ -361,9 +361,31 @@ def typical_piece_side(fg: np.ndarray) -> float:
     """Side in pixels of a typical piece: twice the typical distance-transform peak of the
     regions of ``fg`` (bool (H, W)) (a square of side s peaks at s / 2), which holds even
     where pieces touch. Typical by area: the median of the peaks weighted by the squares
-    they stand for, so that specks of table texture, however many, do not set it."""
-    dist = cv2.distanceTransform(fg.astype(np.uint8), cv2.DIST_L2, 3)
-    peaks = dist[(dist == cv2.dilate(dist, np.ones((7, 7), np.uint8))) & (dist >= 3)]
+    they stand for, so that specks of table texture, however many, do not set it.
+
+    A region that runs off the photo and is wider than ``_MOST_PIECE_SIDES`` typical pieces
+    (measured without such regions) is left out: the city is photographed whole, and a
+    hand or an arm reaching in, whose peaks stand for the squares of many pieces, would set
+    it."""
+    fg = fg.astype(np.uint8)
+    dist = cv2.distanceTransform(fg, cv2.DIST_L2, 3)
+    peaks = (dist == cv2.dilate(dist, np.ones((7, 7), np.uint8))) & (dist >= 3)
+    count, labels = cv2.connectedComponents(fg, connectivity=8)
+    running_off = np.zeros(count, bool)
+    running_off[np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]])] = True
+    running_off[0] = False
+    inside = dist[peaks & ~running_off[labels]]
+    if len(inside):
+        widest = np.zeros(count, np.float32)
+        np.maximum.at(widest, labels[peaks], dist[peaks])
+        too_wide = running_off & (2 * widest > _MOST_PIECE_SIDES * _weighted_median_side(inside))
+        peaks &= ~too_wide[labels]
+    return _weighted_median_side(dist[peaks])
+
+
+def _weighted_median_side(peaks: np.ndarray) -> float:
+    """Twice the median of the distance-transform ``peaks`` (1-D, pixels), weighted by
+    their squares; 8 pixels without peaks."""
     if not len(peaks):
         return 8.0
     peaks = np.sort(peaks)

@@ -453,6 +453,23 @@ def test_the_typical_piece_side_is_not_set_by_many_specks_of_texture():
     assert typical_piece_side(fg) == pytest.approx(30, abs=3)
 
 
+def test_the_typical_piece_side_is_not_set_by_a_hand_reaching_into_the_photo():
+    """12 pieces of side 30, a hand (an ellipse 240 pixels wide) reaching in from the
+    bottom edge and a card's thin frame running off the left one: the hand is left out, the
+    frame, no wider than a piece, is not (its peaks are few and small)."""
+    import cv2
+
+    from vision.pieces import typical_piece_side
+
+    fg = np.zeros((900, 1200), np.uint8)
+    for k in range(12):
+        y, x = 300 + 50 * (k // 4), 500 + 50 * (k % 4)
+        fg[y:y + 30, x:x + 30] = 1
+    cv2.ellipse(fg, (250, 900), (120, 300), 15, 0, 360, 1, -1)
+    cv2.rectangle(fg, (-50, 100), (150, 250), 1, 4)
+    assert typical_piece_side(fg > 0) == pytest.approx(30, abs=3)
+
+
 def test_grain_on_a_dark_table_raises_the_thresholds_and_the_pieces_still_stand_out():
     """Dim light on a dark table: blotchy sensor noise of 7 levels on a table of 45,
     measured on the border ring, lifts the thresholds; the two pieces still stand out."""
