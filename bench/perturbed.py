@@ -6,7 +6,8 @@ which are then read (:func:`vision.read_photo`) and compared with the truth: err
 and photos read exactly, for each change and for the photos as rendered (re-encoded alike).
 The changes: the floor beyond the table's edge, which the renders never show (dark across
 the top, light grey beside a slanted edge on the left, dark brown across the bottom); a hand
-reaching in from the bottom edge; a lamp on one side and daylight on the other (a
+reaching in from the bottom edge; a mug beside the city (white, red, blue or green, with coffee
+in it and a soft shadow); a lamp on one side and daylight on the other (a
 white-balance ramp); light falling off across the table; a dim, noisy exposure; a half-size
 photo saved at JPEG quality 55; defocus blur.
 Run: ``python -m bench.perturbed [--seed S] [--count N] [--changes a,b] [--jobs J]``; writes
@@ -101,23 +102,68 @@ def blurred(rgb, rng):
     return cv2.GaussianBlur(rgb, (0, 0), 3.0)
 
 
+MUG_COLOURS = ((235, 235, 230), (190, 40, 35), (40, 70, 160), (60, 130, 60))  # white, red, blue, green
+
+
+def mug(rgb, rng, centres):
+    """A mug seen from above beside the city (whose pieces' base centres are ``centres``,
+    (N, 2) (x, y) pixels): a disc about 3 pitches across, white, red, blue or green, with
+    coffee in it and a soft shadow, 0.8 pitches clear of the city on the first side (of 8,
+    in a seeded order) where it fits in the photo."""
+    h, w = rgb.shape[:2]
+    middle = centres.mean(axis=0)
+    apart = np.linalg.norm(centres[:, None] - centres[None], axis=2) + np.diag(np.full(len(centres), np.inf))
+    pitch = float(np.median(apart.min(axis=1))) if len(centres) > 1 else 0.05 * max(h, w)
+    radius = 1.4 * pitch
+    colour = np.array(MUG_COLOURS[rng.integers(len(MUG_COLOURS))], np.float32)
+    for angle in rng.permutation(8) * np.pi / 4:
+        way = np.array([np.cos(angle), np.sin(angle)])
+        centre = middle + (((centres - middle) @ way).max() + 0.8 * pitch + radius) * way
+        if radius < centre[0] < w - radius and radius < centre[1] < h - radius:
+            break
+    else:
+        return rgb
+    out = rgb * (1 - 0.45 * _disc((h, w), centre + 0.25 * radius, radius, 0.2 * radius))
+    for fill, share in ((colour, 1.0), (np.array([60, 35, 20], np.float32), 0.82)):
+        cover = _disc((h, w), centre, share * radius, 2)
+        out = out * (1 - cover) + fill * cover
+    return out
+
+
+def _disc(shape, centre, radius, blur):
+    """float32 (H, W, 1): a disc of ``radius`` at ``centre`` (x, y), its edge blurred by
+    ``blur`` pixels."""
+    disc = np.zeros(shape, np.float32)
+    cv2.circle(disc, (int(centre[0]), int(centre[1])), int(radius), 1, -1)
+    return cv2.GaussianBlur(disc, (0, 0), blur)[..., None]
+
+
 # each change painted over the photo's pixels (float32 (H, W, 3) RGB, and a seeded generator)
 PAINTED = {"as rendered": lambda rgb, rng: rgb, "floor top": floor_top, "floor side": floor_side,
            "floor bottom": floor_bottom, "hand": hand, "lamp and daylight": lamp_and_daylight,
            "uneven light": uneven_light, "dim": dim, "blurred": blurred}
+# each change painted beside the city (its pieces' base centres, (N, 2) (x, y) pixels, too)
+BESIDE_CITY = {"mug beside the city": mug}
 SMALLER = "small and low quality"  # the photo saved at half its size, JPEG quality 55
-CHANGES = (*PAINTED, SMALLER)
+CHANGES = (*PAINTED, *BESIDE_CITY, SMALLER)
 
 
-def changed(data: bytes, change: str, number: int) -> bytes:
+def changed(data: bytes, change: str, number: int, centres: np.ndarray | None = None) -> bytes:
     """The photo ``data`` (JPEG bytes) with ``change`` painted over it, as JPEG bytes; the
-    noise it paints is seeded by the photo's ``number``."""
+    noise it paints is seeded by the photo's ``number``. A change beside the city needs its
+    pieces' base ``centres`` ((N, 2) (x, y) pixels of the photo)."""
     bgr = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     if change == SMALLER:
         small = cv2.resize(bgr, (bgr.shape[1] // 2, bgr.shape[0] // 2), interpolation=cv2.INTER_AREA)
         return cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 55])[1].tobytes()
     rgb = cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB).astype(np.float32)
-    out = PAINTED[change](rgb, np.random.default_rng(number))
+    rng = np.random.default_rng(number)
+    if change in BESIDE_CITY:
+        if centres is None or not len(centres):
+            raise ValueError(f"{change!r} is painted beside the city: give its pieces' centres")
+        out = BESIDE_CITY[change](rgb, rng, np.asarray(centres, np.float64))
+    else:
+        out = PAINTED[change](rgb, rng)
     bgr = cv2.cvtColor(np.clip(out, 0, 255).astype(np.uint8), cv2.COLOR_RGB2BGR)
     return cv2.imencode(".jpg", bgr, [cv2.IMWRITE_JPEG_QUALITY, QUALITY])[1].tobytes()
 
@@ -126,8 +172,10 @@ def _errors(task: tuple[Path, str, Profile]) -> dict:
     """The errors by kind of one photo read with one change (a photo no reading finds a city
     in has every piece missed)."""
     photo, change, profile = task
-    truth = json.loads(photo.with_suffix(".json").read_text())["city"]["pieces"]
-    data = changed(photo.read_bytes(), change, int(photo.stem.split("_")[-1]))
+    record = json.loads(photo.with_suffix(".json").read_text())
+    truth = record["city"]["pieces"]
+    centres = np.array([p["base_center_xy"] for p in record["pieces"]])
+    data = changed(photo.read_bytes(), change, int(photo.stem.split("_")[-1]), centres)
     try:
         found = vision.read_photo(data, profile)[1].to_json()["pieces"]
     except vision.VisionError:

@@ -26,6 +26,11 @@ from .model import window_mask
 # the most a candidate counts for in choosing the city, in typical pieces' sides squared: a
 # large piece with its shadow, or two pieces of one colour not split
 _MOST_PIECE_SIDES = 2.0
+# a region over _OUTSIZED times as wide as the next widest, and those wider (at most
+# _OUTSIZED_MOST), are no pieces where each is one thing (a mug) or runs off the photo (a hand)
+_OUTSIZED = 2.5
+_OUTSIZED_MOST = 3
+_ONE_THING = 2.0  # a thing's peaks over half as wide as its widest lie within this many widest peaks of it
 
 
 @dataclass(frozen=True)
@@ -198,7 +203,8 @@ def find_blobs(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray, p
     mean_table = cv2.mean(table, mask=(~fg).astype(np.uint8))[:3] if (~fg).any() else table.reshape(-1, 3).mean(axis=0)
     chroma = table_chroma(np.array(mean_table))
     expected = profile.colors.expected(chroma)[0]
-    scale = typical_piece_side(fg)
+    scale, outsized = _side_and_outsized(fg)
+    fg &= ~outsized  # a mug, a hand: no piece is so wide
     min_area = (profile.min_blob_side * scale) ** 2
     count, regions = cv2.connectedComponents(fg.astype(np.uint8), connectivity=4)
     flats = [flat for flat in _pixels_by_label(regions, count) if len(flat) >= min_area]
@@ -358,29 +364,51 @@ def outline_mask(shape: tuple[int, int], outline: np.ndarray) -> np.ndarray:
 
 
 def typical_piece_side(fg: np.ndarray) -> float:
+    """Side in pixels of a typical piece among the regions of ``fg`` (bool (H, W)); see
+    :func:`_side_and_outsized`."""
+    return _side_and_outsized(fg)[0]
+
+
+def _side_and_outsized(fg: np.ndarray) -> tuple[float, np.ndarray]:
     """Side in pixels of a typical piece: twice the typical distance-transform peak of the
     regions of ``fg`` (bool (H, W)) (a square of side s peaks at s / 2), which holds even
     where pieces touch. Typical by area: the median of the peaks weighted by the squares
     they stand for, so that specks of table texture, however many, do not set it.
 
-    A region that runs off the photo and is wider than ``_MOST_PIECE_SIDES`` typical pieces
-    (measured without such regions) is left out: the city is photographed whole, and a
-    hand or an arm reaching in, whose peaks stand for the squares of many pieces, would set
-    it."""
+    By area, one large thing would set it: a hand reaching in, a mug beside the city. So
+    where one of the ``_OUTSIZED_MOST`` widest regions (by their widest peaks) is over
+    ``_OUTSIZED`` times as wide as the next widest, it and those wider are left out if each
+    runs off the photo or is one thing (:func:`_one_thing`). A large piece is under twice as
+    wide as a small one; the city's pieces on a cloth's print, which can make one region with
+    it far wider than the print's specks, are many things. Returns the side and the regions
+    left out (bool (H, W)): no piece is so wide, and they are no candidates."""
     fg = fg.astype(np.uint8)
     dist = cv2.distanceTransform(fg, cv2.DIST_L2, 3)
-    peaks = (dist == cv2.dilate(dist, np.ones((7, 7), np.uint8))) & (dist >= 3)
+    ys, xs = np.nonzero((dist == cv2.dilate(dist, np.ones((7, 7), np.uint8))) & (dist >= 3))
     count, labels = cv2.connectedComponents(fg, connectivity=8)
+    values, regions = dist[ys, xs], labels[ys, xs]
+    widest = np.zeros(count, np.float32)
+    np.maximum.at(widest, regions, values)
     running_off = np.zeros(count, bool)
     running_off[np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]])] = True
-    running_off[0] = False
-    inside = dist[peaks & ~running_off[labels]]
-    if len(inside):
-        widest = np.zeros(count, np.float32)
-        np.maximum.at(widest, labels[peaks], dist[peaks])
-        too_wide = running_off & (2 * widest > _MOST_PIECE_SIDES * _weighted_median_side(inside))
-        peaks &= ~too_wide[labels]
-    return _weighted_median_side(dist[peaks])
+    order = np.argsort(widest)[::-1]
+    outsized = np.zeros(count, bool)
+    for k in range(min(_OUTSIZED_MOST, count - 2)):
+        if widest[order[k]] > _OUTSIZED * widest[order[k + 1]]:
+            first = order[:k + 1]
+            if all(running_off[r] or _one_thing(xs, ys, values, regions == r) for r in first):
+                outsized[first] = True
+            break
+    return _weighted_median_side(values[~outsized[regions]]), outsized[labels]
+
+
+def _one_thing(xs: np.ndarray, ys: np.ndarray, values: np.ndarray, mine: np.ndarray) -> bool:
+    """Whether the distance-transform peaks at (``xs``, ``ys``) of ``values`` (1-D, pixels)
+    that are ``mine`` (bool) and over half as wide as the widest of them lie within
+    ``_ONE_THING`` times its value of it: the peaks of one thing, not of several."""
+    widest = np.argmax(np.where(mine, values, -1))
+    wide = mine & (values > values[widest] / 2)
+    return bool(np.hypot(xs[wide] - xs[widest], ys[wide] - ys[widest]).max() <= _ONE_THING * values[widest])
 
 
 def _weighted_median_side(peaks: np.ndarray) -> float:

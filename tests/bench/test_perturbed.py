@@ -11,8 +11,11 @@ from calibration import load_profile
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_images"
 
 
+SQUARE = np.array([[160.0, 120.0]])  # the red square's centre (x, y)
+
+
 def _photo(h=240, w=320):
-    """A plain mid-grey table with a red square, as JPEG bytes."""
+    """A plain mid-grey table with a red square (a piece at ``SQUARE``), as JPEG bytes."""
     rgb = np.full((h, w, 3), 150, np.uint8)
     rgb[100:140, 140:180] = (200, 40, 40)
     return cv2.imencode(".jpg", cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR))[1].tobytes()
@@ -25,9 +28,9 @@ def _decoded(data):
 @pytest.mark.parametrize("change", CHANGES)
 def test_every_change_gives_a_photo_of_the_same_view_and_is_seeded(change):
     data = _photo()
-    out = _decoded(changed(data, change, 7))
+    out = _decoded(changed(data, change, 7, SQUARE))
     assert out.shape == ((120, 160, 3) if change == SMALLER else (240, 320, 3))
-    assert changed(data, change, 7) == changed(data, change, 7)
+    assert changed(data, change, 7, SQUARE) == changed(data, change, 7, SQUARE)
     assert "," not in change  # the command line takes them comma-separated
 
 
@@ -35,6 +38,25 @@ def test_a_floor_is_painted_beyond_the_table_s_edge_and_the_table_is_left_as_it_
     before, after = _decoded(_photo()), _decoded(changed(_photo(), "floor top", 3))
     assert after[:20].mean() < 60  # the dark floor
     assert np.abs(after[60:] - before[60:]).mean() < 2  # the table and the piece, but for the JPEG
+
+
+def test_a_mug_is_painted_beside_the_city_and_not_over_it():
+    """Two pieces 40 pixels apart (24 across) and a mug 112 across, 0.8 pitches clear."""
+    rgb = np.full((480, 640, 3), 150, np.uint8)
+    rgb[228:252, 288:312] = rgb[228:252, 328:352] = (200, 40, 40)
+    data = cv2.imencode(".jpg", cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR))[1].tobytes()
+    before, after = _decoded(data), _decoded(changed(data, "mug beside the city", 5, [[300, 240], [340, 240]]))
+    # the pieces are left as they were, but for the edge of the mug's soft shadow
+    assert np.abs(after[228:252, 288:352] - before[228:252, 288:352]).mean() < 4
+    coffee = np.all(np.abs(after - (60, 35, 20)) < 25, axis=2)
+    assert coffee.sum() > 0.8 * np.pi * (0.82 * 56) ** 2  # its coffee, 0.82 of its radius
+    ys, xs = np.nonzero(coffee)
+    assert np.hypot(xs.mean() - 320, ys.mean() - 240) > 100
+
+
+def test_a_change_beside_the_city_needs_the_city():
+    with pytest.raises(ValueError, match="centres"):
+        changed(_photo(), "mug beside the city", 5)
 
 
 def test_the_light_of_a_lamp_on_one_side_and_of_daylight_on_the_other_differ_in_colour():

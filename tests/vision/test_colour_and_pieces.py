@@ -470,6 +470,42 @@ def test_the_typical_piece_side_is_not_set_by_a_hand_reaching_into_the_photo():
     assert typical_piece_side(fg > 0) == pytest.approx(30, abs=3)
 
 
+def test_a_mug_beside_the_city_sets_no_piece_side_and_is_left_out():
+    """12 pieces of side 30 and a mug (a disc 140 pixels across) beside them: one thing far
+    wider than the pieces is no piece."""
+    import cv2
+
+    from vision.pieces import _side_and_outsized
+
+    fg = np.zeros((900, 1200), np.uint8)
+    for k in range(12):
+        y, x = 300 + 50 * (k // 4), 500 + 50 * (k % 4)
+        fg[y:y + 30, x:x + 30] = 1
+    cv2.circle(fg, (300, 400), 70, 1, -1)
+    side, outsized = _side_and_outsized(fg > 0)
+    assert side == pytest.approx(30, abs=3)
+    assert outsized[400, 300] and outsized.sum() == pytest.approx(np.pi * 70 ** 2, rel=0.05)
+    assert not outsized[300:450, 500:700].any()
+
+
+def test_pieces_joined_by_a_cloth_s_print_are_not_left_out_as_one_wide_thing():
+    """12 pieces of side 30 joined into one region by a print's thin lines, among many
+    specks of print: the region is far wider than the specks, but it is many things."""
+    from vision.pieces import _side_and_outsized
+
+    fg = np.zeros((900, 1200), bool)
+    for k in range(12):
+        y, x = 300 + 50 * (k // 4), 500 + 50 * (k % 4)
+        fg[y:y + 30, x:x + 30] = True
+    fg[310:465:10, 480:720] = fg[280:480, 490:710:10] = True  # the print's lines under the city
+    for k in range(30):
+        y, x = 600 + 40 * (k // 10), 300 + 40 * (k % 10)
+        fg[y:y + 8, x:x + 8] = True
+    side, outsized = _side_and_outsized(fg)
+    assert side == pytest.approx(30, abs=3)
+    assert not outsized.any()
+
+
 def test_grain_on_a_dark_table_raises_the_thresholds_and_the_pieces_still_stand_out():
     """Dim light on a dark table: blotchy sensor noise of 7 levels on a table of 45,
     measured on the border ring, lifts the thresholds; the two pieces still stand out."""
