@@ -108,8 +108,8 @@ MUG_COLOURS = ((235, 235, 230), (190, 40, 35), (40, 70, 160), (60, 130, 60))  # 
 def mug(rgb, rng, centres):
     """A mug seen from above beside the city (whose pieces' base centres are ``centres``,
     (N, 2) (x, y) pixels): a disc about 3 pitches across, white, red, blue or green, with
-    coffee in it and a soft shadow, 0.8 pitches clear of the city on the first side (of 8,
-    in a seeded order) where it fits in the photo."""
+    coffee in it and a soft shadow, its rim a pitch clear of every piece's centre, on the
+    first side of the city (of 8, in a seeded order) where it fits in the photo."""
     h, w = rgb.shape[:2]
     middle = centres.mean(axis=0)
     apart = np.linalg.norm(centres[:, None] - centres[None], axis=2) + np.diag(np.full(len(centres), np.inf))
@@ -118,7 +118,9 @@ def mug(rgb, rng, centres):
     colour = np.array(MUG_COLOURS[rng.integers(len(MUG_COLOURS))], np.float32)
     for angle in rng.permutation(8) * np.pi / 4:
         way = np.array([np.cos(angle), np.sin(angle)])
-        centre = middle + (((centres - middle) @ way).max() + 0.8 * pitch + radius) * way
+        centre = middle.copy()
+        while np.linalg.norm(centres - centre, axis=1).min() < radius + pitch:
+            centre += 0.1 * pitch * way
         if radius < centre[0] < w - radius and radius < centre[1] < h - radius:
             break
     else:

@@ -315,7 +315,7 @@ def _candidates(view: tuple, unlit_shadows: bool = False, cast: np.ndarray | Non
     """:func:`find_candidates` in the table ``view`` (see :func:`_table_view`);
     ``unlit_shadows`` and ``cast`` (its ``cast_shadows``): see :func:`vision.pieces.find_blobs`."""
     log_ratio, table, strength, plain, profile = view
-    blobs, side, log_ratio, strays = find_blobs(log_ratio, strength, table, profile, unlit_shadows, cast)
+    blobs, side, log_ratio, strength, strays = find_blobs(log_ratio, strength, table, profile, unlit_shadows, cast)
     if not blobs:
         raise BoardNotFound("no pieces found: is the whole city in the photo, on a plain table?")
     return Candidates(blobs, side, log_ratio, strength, table, plain, profile, strays)

@@ -30,6 +30,7 @@ _MOST_PIECE_SIDES = 2.0
 # _OUTSIZED_MOST), are no pieces where each is one thing (a mug) or runs off the photo (a hand)
 _OUTSIZED = 2.5
 _OUTSIZED_MOST = 3
+_OUTSIZED_MARGIN_SIDE = 0.25  # round such a thing, taken for table with it: its rim, its shadow's edge
 _ONE_THING = 2.0  # a thing's peaks over half as wide as its widest lie within this many widest peaks of it
 
 
@@ -165,13 +166,16 @@ def _labels_in(log_ratio: np.ndarray, fg: np.ndarray, expected: np.ndarray, brig
 
 def find_blobs(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray, profile: Profile,
                unlit_shadows: bool = False, cast_shadows: np.ndarray | None = None
-               ) -> tuple[list[Blob], float, np.ndarray, list[Blob]]:
+               ) -> tuple[list[Blob], float, np.ndarray, np.ndarray, list[Blob]]:
     """Piece candidates of every colour, split where same-coloured pieces touch, the side in
     pixels of a typical piece, ``log_ratio`` without the table's sheen (float32 (H, W, 3),
-    see below; the input itself where there is none), and the strays: candidates apart from
-    the city (:func:`_main_cluster`), most of them things on the table, but a piece placed
-    away from the others is among them too. ``log_ratio`` and ``table`` as from
-    ``colour.table_relative``, ``strength`` as from ``colour.off_table``.
+    see below; the input itself where there is none), ``strength`` and the strays:
+    candidates apart from the city (:func:`_main_cluster`), most of them things on the
+    table, but a piece placed away from the others is among them too. ``log_ratio`` and
+    ``table`` as from ``colour.table_relative``, ``strength`` as from ``colour.off_table``;
+    both are returned with the things far wider than any piece (:func:`_side_and_outsized`:
+    a mug, a hand), and ``_OUTSIZED_MARGIN_SIDE`` typical sides round them, taken for table
+    (0), so that no later look reads them as pieces.
 
     Two passes: the colour-blind foreground regions first tell how this photo's table and
     light shifted all colours (one offset), and how much of the table's brightness from
@@ -204,7 +208,12 @@ def find_blobs(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray, p
     chroma = table_chroma(np.array(mean_table))
     expected = profile.colors.expected(chroma)[0]
     scale, outsized = _side_and_outsized(fg)
-    fg &= ~outsized  # a mug, a hand: no piece is so wide
+    if outsized.any():  # a mug, a hand: taken for table, with the edges of its rim and shadow
+        reach = 2 * int(_OUTSIZED_MARGIN_SIDE * scale) + 1
+        outsized = cv2.dilate(outsized.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))) > 0
+        fg &= ~outsized
+        log_ratio = np.where(outsized[..., None], np.float32(0), log_ratio)
+        strength = np.where(outsized, np.float32(0), strength)
     min_area = (profile.min_blob_side * scale) ** 2
     count, regions = cv2.connectedComponents(fg.astype(np.uint8), connectivity=4)
     flats = [flat for flat in _pixels_by_label(regions, count) if len(flat) >= min_area]
@@ -260,7 +269,7 @@ def find_blobs(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray, p
     strays = [b for b in strays if not on_card(b.center, cards)]
     if len(city) > profile.max_candidates:
         raise _too_busy(profile.max_candidates)
-    return city, scale, log_ratio, strays
+    return city, scale, log_ratio, strength, strays
 
 
 def _paper(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray, blobs: list[Blob],

@@ -41,7 +41,7 @@ def test_a_floor_is_painted_beyond_the_table_s_edge_and_the_table_is_left_as_it_
 
 
 def test_a_mug_is_painted_beside_the_city_and_not_over_it():
-    """Two pieces 40 pixels apart (24 across) and a mug 112 across, 0.8 pitches clear."""
+    """Two pieces 40 pixels apart (24 across) and a mug 112 across, its rim a pitch clear."""
     rgb = np.full((480, 640, 3), 150, np.uint8)
     rgb[228:252, 288:312] = rgb[228:252, 328:352] = (200, 40, 40)
     data = cv2.imencode(".jpg", cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR))[1].tobytes()

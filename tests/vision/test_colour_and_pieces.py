@@ -211,7 +211,7 @@ def test_find_blobs_separates_touching_pieces_by_colour_and_shape():
     tint(img, "red", 560, 400, 30)
     log_ratio, table = table_relative(np.clip(img, 0, 255).astype(np.uint8), PROFILE)
     strength = off_table(log_ratio, table_palette(log_ratio, PROFILE))
-    blobs, side, _, _ = find_blobs(log_ratio, strength, table, PROFILE)
+    blobs, side, _, _, _ = find_blobs(log_ratio, strength, table, PROFILE)
     assert len(blobs) == len(layout)
     for color, x, y, s in layout:
         centre = np.array([x + s / 2, y + s / 2])
@@ -232,7 +232,7 @@ def test_find_blobs_leaves_the_shadows_cast_out():
     shadows = np.zeros(log_ratio.shape[:2], bool)
     shadows[100:160, 140:200] = True
     for cast, black in ((None, 1), (shadows, 0)):
-        blobs, _, _, _ = find_blobs(log_ratio, strength, table, PROFILE, cast_shadows=cast)
+        blobs, _, _, _, _ = find_blobs(log_ratio, strength, table, PROFILE, cast_shadows=cast)
         assert [b.color_index for b in blobs].count(BLACK) == black
         assert sorted(COLOR_ORDER[b.color_index] for b in blobs if b.color_index != BLACK) == ["blue", "red"]
     assert not any(shadows[b.pixels[:, 1], b.pixels[:, 0]].any() for b in blobs)
@@ -260,7 +260,7 @@ def test_the_frame_of_a_stacks_lower_piece_round_the_upper_one_is_a_candidate():
     ring(img, "green", 140, 200, 92, 6)
     log_ratio, table = table_relative(np.clip(img, 0, 255).astype(np.uint8), PROFILE)
     strength = off_table(log_ratio, table_palette(log_ratio, PROFILE))
-    blobs, _, _, strays = find_blobs(log_ratio, strength, table, PROFILE)
+    blobs, _, _, _, strays = find_blobs(log_ratio, strength, table, PROFILE)
     near_stack = [b for b in blobs if np.linalg.norm(np.array(b.center) - (211, 121)) < 6]
     assert sorted(COLOR_ORDER[b.color_index] for b in near_stack) == ["blue", "green"]
     frames = [b for b in blobs + strays if COLOR_ORDER[b.color_index] in ("green", "red")
@@ -432,7 +432,7 @@ def test_a_lamps_bluish_halo_on_warm_wood_is_not_a_blue_piece():
     img *= np.exp(cv2.GaussianBlur(halo, (0, 0), 2)[..., None] * np.array([0.09, 0.24, 0.45], np.float32))
     cv2.circle(img, (420, 220), 45, (255, 255, 255), -1)
     log_ratio, table = table_relative(np.clip(img, 0, 255).astype(np.uint8), PROFILE)
-    blobs, _, _, _ = find_blobs(log_ratio, off_table(log_ratio, table_palette(log_ratio, PROFILE)), table, PROFILE)
+    blobs, _, _, _, _ = find_blobs(log_ratio, off_table(log_ratio, table_palette(log_ratio, PROFILE)), table, PROFILE)
     assert sorted((COLOR_ORDER[b.color_index], round(b.center[0]), round(b.center[1])) for b in blobs) == \
         [("blue", 180, 220), ("blue", 230, 270), ("green", 180, 270), ("red", 230, 220), ("red", 280, 270),
          ("yellow", 280, 220)]
@@ -488,6 +488,26 @@ def test_a_mug_beside_the_city_sets_no_piece_side_and_is_left_out():
     assert not outsized[300:450, 500:700].any()
 
 
+def test_a_mug_beside_the_pieces_is_taken_for_table_with_its_rim():
+    """Eight pieces of side 30 and a red mug with coffee in it (a disc 120 pixels across):
+    the pieces are the candidates, and the mug, and a margin round it, read as table, so
+    that no later look at empty cells finds pieces on it."""
+    import cv2
+
+    img = table_photo()
+    for k in range(8):
+        tint(img, ("blue", "green", "yellow", "red")[k % 4], 330 + 45 * (k % 4), 190 + 45 * (k // 4), 30)
+    cv2.circle(img, (150, 230), 60, (190, 40, 35), -1)
+    cv2.circle(img, (150, 230), 49, (60, 35, 20), -1)
+    log_ratio, table = table_relative(np.clip(img, 0, 255).astype(np.uint8), PROFILE)
+    strength = off_table(log_ratio, table_palette(log_ratio, PROFILE))
+    blobs, side, log_ratio, strength, _ = find_blobs(log_ratio, strength, table, PROFILE)
+    assert len(blobs) == 8 and all(b.center[0] > 320 for b in blobs)
+    assert side == pytest.approx(30, abs=4)
+    margin = cv2.circle(np.zeros(strength.shape, np.uint8), (150, 230), 64, 1, -1) > 0
+    assert not strength[margin].any() and not log_ratio[margin].any()
+
+
 def test_pieces_joined_by_a_cloth_s_print_are_not_left_out_as_one_wide_thing():
     """12 pieces of side 30 joined into one region by a print's thin lines, among many
     specks of print: the region is far wider than the specks, but it is many things."""
@@ -525,7 +545,7 @@ def test_grain_on_a_dark_table_raises_the_thresholds_and_the_pieces_still_stand_
     assert noise["grainy"] > noise["clean"]
     profile = _for_grain(PROFILE, noise["grainy"])
     assert profile.foreground_threshold > PROFILE.foreground_threshold
-    blobs, _, _, _ = find_blobs(log_ratio, off_table(log_ratio, table_palette(log_ratio, profile)), table, profile)
+    blobs, _, _, _, _ = find_blobs(log_ratio, off_table(log_ratio, table_palette(log_ratio, profile)), table, profile)
     assert sorted(COLOR_ORDER[b.color_index] for b in blobs) == ["red", "yellow"]
 
 
@@ -536,7 +556,7 @@ def test_on_a_dark_table_a_glowing_piece_stands_out_and_a_card_does_not():
     img[200:240, 200:240] = (70, 100, 140)  # the glowing blue piece
     img[150:300, 400:500] = (225, 222, 215)  # the card
     log_ratio, table = table_relative(np.clip(img, 0, 255).astype(np.uint8), PROFILE)
-    blobs, _, _, _ = find_blobs(log_ratio, off_table(log_ratio, table_palette(log_ratio, PROFILE)), table, PROFILE)
+    blobs, _, _, _, _ = find_blobs(log_ratio, off_table(log_ratio, table_palette(log_ratio, PROFILE)), table, PROFILE)
     assert [(COLOR_ORDER[b.color_index], round(b.center[0] / 10)) for b in blobs] == [("blue", 22)]
 
 
@@ -573,7 +593,7 @@ def test_pieces_keep_their_colours_under_a_glossy_tables_sheen():
         tint(piece, color, x, y, 34)
         img[y:y + 34, x:x + 34] = piece[y:y + 34, x:x + 34] * 1.6  # they catch the lamp's direct light
     log_ratio, table = table_relative(np.clip(img, 0, 255).astype(np.uint8), PROFILE)
-    blobs, _, _, _ = find_blobs(log_ratio, off_table(log_ratio, table_palette(log_ratio, PROFILE)), table, PROFILE)
+    blobs, _, _, _, _ = find_blobs(log_ratio, off_table(log_ratio, table_palette(log_ratio, PROFILE)), table, PROFILE)
     read = sorted((b.center[0] - 17, COLOR_ORDER[b.color_index]) for b in blobs)
     assert [color for _, color in read] == [color for color, _, _ in layout]
     assert np.abs(np.array([x for x, _ in read]) - [x for _, x, _ in layout]).max() < 8
@@ -633,7 +653,7 @@ def test_shadows_of_glowing_pieces_on_a_dark_table_are_not_pieces():
         img[200:232, x:x + 32] *= 1.8  # the glow
     img[380:470, 400:600] = (225, 222, 215)  # a rule card: the photo's white
     log_ratio, table = table_relative(np.clip(img, 0, 255).astype(np.uint8), PROFILE)
-    blobs, _, _, _ = find_blobs(log_ratio, off_table(log_ratio, table_palette(log_ratio, PROFILE)), table, PROFILE)
+    blobs, _, _, _, _ = find_blobs(log_ratio, off_table(log_ratio, table_palette(log_ratio, PROFILE)), table, PROFILE)
     read = sorted((b.center[0] - 16, COLOR_ORDER[b.color_index]) for b in blobs)
     assert [color for _, color in read] == [color for color, _ in layout]
     assert np.abs(np.array([x for x, _ in read]) - [x for _, x in layout]).max() < 3
@@ -653,7 +673,7 @@ def test_coloured_shadows_of_glowing_pieces_on_a_dark_table_are_not_black_pieces
     img[380:470, 400:600] = (225, 222, 215)  # a rule card: the photo's white
     log_ratio, table = table_relative(np.clip(img, 0, 255).astype(np.uint8), PROFILE)
     strength = off_table(log_ratio, table_palette(log_ratio, PROFILE))
-    blobs, _, _, _ = find_blobs(log_ratio, strength, table, PROFILE)
+    blobs, _, _, _, _ = find_blobs(log_ratio, strength, table, PROFILE)
     read = sorted((b.center[0] - 16, COLOR_ORDER[b.color_index]) for b in blobs)
     assert [color for _, color in read] == [color for color, _ in layout]
     assert np.abs(np.array([x for x, _ in read]) - [x for _, x in layout]).max() < 3
@@ -688,7 +708,7 @@ def test_the_print_on_a_rule_card_beside_the_city_is_not_pieces():
     img *= np.clip(1.6 - np.hypot(xs - 150, ys - 380) / 60, 1, None)[..., None].astype(np.float32)  # a hot spot
     tint(img, "red", 134, 364, 32)
     log_ratio, table = table_relative(np.clip(img, 0, 255).astype(np.uint8), PROFILE)
-    blobs, _, _, _ = find_blobs(log_ratio, off_table(log_ratio, table_palette(log_ratio, PROFILE)), table, PROFILE)
+    blobs, _, _, _, _ = find_blobs(log_ratio, off_table(log_ratio, table_palette(log_ratio, PROFILE)), table, PROFILE)
     read = sorted((round(b.center[0]), round(b.center[1]), COLOR_ORDER[b.color_index]) for b in blobs)
     assert read == [(56, 216, "red"), (116, 216, "green"), (150, 380, "red"), (176, 216, "yellow")]
 
@@ -714,7 +734,7 @@ def test_read_without_unlit_pixels_glowing_pieces_lose_their_shadows():
     log_ratio, table = table_relative(np.clip(img, 0, 255).astype(np.uint8), PROFILE)
     strength = off_table(log_ratio, table_palette(log_ratio, PROFILE))
     for unlit_shadows in (False, True):
-        blobs, _, _, _ = find_blobs(log_ratio, strength, table, PROFILE, unlit_shadows)
+        blobs, _, _, _, _ = find_blobs(log_ratio, strength, table, PROFILE, unlit_shadows)
         assert [COLOR_ORDER[b.color_index] for b in sorted(blobs, key=lambda b: b.center[0])] == \
             ["red", "yellow", "green", "blue"]
         pieces_alone = [abs(b.center[1] - 220) < 2 and abs(b.area - 1600) < 50 for b in blobs]
