@@ -28,9 +28,10 @@ from .model import window_mask
 _MOST_PIECE_SIDES = 2.0
 # a region over _OUTSIZED times as wide as the next widest, and those wider (at most
 # _OUTSIZED_MOST), are no pieces where each is one thing (a mug) or runs off the photo (a hand)
-_OUTSIZED = 2.5
+_OUTSIZED = 2.0
 _OUTSIZED_MOST = 3
 _OUTSIZED_MARGIN_SIDE = 0.25  # round such a thing, taken for table with it: its rim, its shadow's edge
+_ONE_THING_AREA = 2.0  # a thing covers at most this many discs as wide as its widest peak
 _ONE_THING = 2.0  # a thing's peaks over half as wide as its widest lie within this many widest peaks of it
 
 
@@ -387,14 +388,17 @@ def _side_and_outsized(fg: np.ndarray) -> tuple[float, np.ndarray]:
     By area, one large thing would set it: a hand reaching in, a mug beside the city. So
     where one of the ``_OUTSIZED_MOST`` widest regions (by their widest peaks) is over
     ``_OUTSIZED`` times as wide as the next widest, it and those wider are left out if each
-    runs off the photo or is one thing (:func:`_one_thing`). A large piece is under twice as
-    wide as a small one; the city's pieces on a cloth's print, which can make one region with
-    it far wider than the print's specks, are many things. Returns the side and the regions
-    left out (bool (H, W)): no piece is so wide, and they are no candidates."""
+    runs off the photo or is one thing: it covers at most ``_ONE_THING_AREA`` discs as wide
+    as its widest peak, and its peaks over half as wide lie near that one
+    (:func:`_one_thing`). A large piece is under twice as wide as a small one; the city's
+    pieces, joined to a mug or to one another by a cloth's print or by shadows, cover more.
+    Returns the side and the regions left out (bool (H, W)): no piece is so wide, and they
+    are no candidates.
+    """
     fg = fg.astype(np.uint8)
     dist = cv2.distanceTransform(fg, cv2.DIST_L2, 3)
     ys, xs = np.nonzero((dist == cv2.dilate(dist, np.ones((7, 7), np.uint8))) & (dist >= 3))
-    count, labels = cv2.connectedComponents(fg, connectivity=8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
     values, regions = dist[ys, xs], labels[ys, xs]
     widest = np.zeros(count, np.float32)
     np.maximum.at(widest, regions, values)
@@ -405,7 +409,8 @@ def _side_and_outsized(fg: np.ndarray) -> tuple[float, np.ndarray]:
     for k in range(min(_OUTSIZED_MOST, count - 2)):
         if widest[order[k]] > _OUTSIZED * widest[order[k + 1]]:
             first = order[:k + 1]
-            if all(running_off[r] or _one_thing(xs, ys, values, regions == r) for r in first):
+            if all(running_off[r] or (stats[r, cv2.CC_STAT_AREA] <= _ONE_THING_AREA * np.pi * widest[r] ** 2
+                                      and _one_thing(xs, ys, values, regions == r)) for r in first):
                 outsized[first] = True
             break
     return _weighted_median_side(values[~outsized[regions]]), outsized[labels]

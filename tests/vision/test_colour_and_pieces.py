@@ -508,6 +508,26 @@ def test_a_mug_beside_the_pieces_is_taken_for_table_with_its_rim():
     assert not strength[margin].any() and not log_ratio[margin].any()
 
 
+def test_a_wide_thing_joined_to_the_city_is_not_left_out_with_it():
+    """A disc 100 pixels across joined by thin lines (a print, shadows) to 12 pieces of side
+    30, two more pieces apart: the region's wide peaks are the disc's alone, but it covers
+    over twice the disc, so it is not taken for one thing, and its pieces stay."""
+    import cv2
+
+    from vision.pieces import _side_and_outsized
+
+    fg = np.zeros((900, 1200), np.uint8)
+    for k in range(12):
+        y, x = 300 + 50 * (k // 4), 500 + 50 * (k % 4)
+        fg[y:y + 30, x:x + 30] = 1
+    fg[310:316, 320:700] = fg[300:430, 512:518] = 1
+    cv2.circle(fg, (300, 330), 50, 1, -1)
+    fg[700:730, 300:330] = fg[700:730, 800:830] = 1
+    side, outsized = _side_and_outsized(fg > 0)
+    assert side == pytest.approx(30, abs=3)
+    assert not outsized.any()
+
+
 def test_pieces_joined_by_a_cloth_s_print_are_not_left_out_as_one_wide_thing():
     """12 pieces of side 30 joined into one region by a print's thin lines, among many
     specks of print: the region is far wider than the specks, but it is many things."""
