@@ -387,13 +387,13 @@ def _side_and_outsized(fg: np.ndarray) -> tuple[float, np.ndarray]:
 
     By area, one large thing would set it: a hand reaching in, a mug beside the city. So
     where one of the ``_OUTSIZED_MOST`` widest regions (by their widest peaks) is over
-    ``_OUTSIZED`` times as wide as the next widest, it and those wider are left out if each
-    runs off the photo or is one thing: it covers at most ``_ONE_THING_AREA`` discs as wide
-    as its widest peak, and its peaks over half as wide lie near that one
-    (:func:`_one_thing`). A large piece is under twice as wide as a small one; the city's
-    pieces, joined to a mug or to one another by a cloth's print or by shadows, cover more.
-    Returns the side and the regions left out (bool (H, W)): no piece is so wide, and they
-    are no candidates.
+    ``_OUTSIZED`` times as wide as the next widest (which has a peak), it and those wider
+    are left out if each runs off the photo or is one thing: it covers at most
+    ``_ONE_THING_AREA`` discs as wide as its widest peak, and its peaks over half as wide
+    lie near that one (:func:`_one_thing`). A large piece is under twice as wide as a small
+    one; the city's pieces, joined to a mug or to one another by a cloth's print or by
+    shadows, cover more. Returns the side and the regions left out (bool (H, W)): no piece
+    is so wide, and they are no candidates.
     """
     fg = fg.astype(np.uint8)
     dist = cv2.distanceTransform(fg, cv2.DIST_L2, 3)
@@ -407,7 +407,7 @@ def _side_and_outsized(fg: np.ndarray) -> tuple[float, np.ndarray]:
     order = np.argsort(widest)[::-1]
     outsized = np.zeros(count, bool)
     for k in range(min(_OUTSIZED_MOST, count - 2)):
-        if widest[order[k]] > _OUTSIZED * widest[order[k + 1]]:
+        if widest[order[k]] > _OUTSIZED * widest[order[k + 1]] > 0:  # next to nothing, nothing is wide
             first = order[:k + 1]
             if all(running_off[r] or (stats[r, cv2.CC_STAT_AREA] <= _ONE_THING_AREA * np.pi * widest[r] ** 2
                                       and _one_thing(xs, ys, values, regions == r)) for r in first):

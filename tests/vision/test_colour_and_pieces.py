@@ -528,6 +528,18 @@ def test_a_wide_thing_joined_to_the_city_is_not_left_out_with_it():
     assert not outsized.any()
 
 
+def test_a_thing_with_nothing_else_wide_enough_to_compare_is_not_left_out():
+    """One piece of side 40 and thin threads of grain, too thin for a peak: nothing to tell
+    the piece is far wider than the rest."""
+    from vision.pieces import _side_and_outsized
+
+    fg = np.zeros((300, 400), bool)
+    fg[100:140, 100:140] = True
+    fg[200:202, 50:350] = fg[20:270, 300:302] = True
+    side, outsized = _side_and_outsized(fg)
+    assert side == pytest.approx(40, abs=3) and not outsized.any()
+
+
 def test_pieces_joined_by_a_cloth_s_print_are_not_left_out_as_one_wide_thing():
     """12 pieces of side 30 joined into one region by a print's thin lines, among many
     specks of print: the region is far wider than the specks, but it is many things."""
