@@ -388,12 +388,12 @@ def _side_and_outsized(fg: np.ndarray) -> tuple[float, np.ndarray]:
     By area, one large thing would set it: a hand reaching in, a mug beside the city. So
     where one of the ``_OUTSIZED_MOST`` widest regions (by their widest peaks) is over
     ``_OUTSIZED`` times as wide as the next widest (which has a peak), it and those wider
-    are left out if each runs off the photo or is one thing: it covers at most
-    ``_ONE_THING_AREA`` discs as wide as its widest peak, and its peaks over half as wide
-    lie near that one (:func:`_one_thing`). A large piece is under twice as wide as a small
-    one; the city's pieces, joined to a mug or to one another by a cloth's print or by
-    shadows, cover more. Returns the side and the regions left out (bool (H, W)): no piece
-    is so wide, and they are no candidates.
+    are left out if each runs off the photo or is one thing (:func:`_one_thing`: it covers
+    at most a few discs as wide as its widest peak, and its peaks over half as wide lie near
+    that one). A large piece is under twice as wide as a small one; the city's pieces,
+    joined to a mug or to one another by a cloth's print or by shadows, cover more. Returns
+    the side and the regions left out (bool (H, W)): no piece is so wide, and they are no
+    candidates.
     """
     fg = fg.astype(np.uint8)
     dist = cv2.distanceTransform(fg, cv2.DIST_L2, 3)
@@ -409,18 +409,21 @@ def _side_and_outsized(fg: np.ndarray) -> tuple[float, np.ndarray]:
     for k in range(min(_OUTSIZED_MOST, count - 2)):
         if widest[order[k]] > _OUTSIZED * widest[order[k + 1]] > 0:  # next to nothing, nothing is wide
             first = order[:k + 1]
-            if all(running_off[r] or (stats[r, cv2.CC_STAT_AREA] <= _ONE_THING_AREA * np.pi * widest[r] ** 2
-                                      and _one_thing(xs, ys, values, regions == r)) for r in first):
+            if all(running_off[r] or _one_thing(xs, ys, values, regions == r, stats[r, cv2.CC_STAT_AREA])
+                   for r in first):
                 outsized[first] = True
             break
     return _weighted_median_side(values[~outsized[regions]]), outsized[labels]
 
 
-def _one_thing(xs: np.ndarray, ys: np.ndarray, values: np.ndarray, mine: np.ndarray) -> bool:
-    """Whether the distance-transform peaks at (``xs``, ``ys``) of ``values`` (1-D, pixels)
-    that are ``mine`` (bool) and over half as wide as the widest of them lie within
-    ``_ONE_THING`` times its value of it: the peaks of one thing, not of several."""
+def _one_thing(xs: np.ndarray, ys: np.ndarray, values: np.ndarray, mine: np.ndarray, area: int) -> bool:
+    """Whether the region of ``area`` pixels whose distance-transform peaks, at (``xs``,
+    ``ys``) of ``values`` (1-D, pixels), are those ``mine`` (bool) is one thing, not
+    several: it covers at most ``_ONE_THING_AREA`` discs as wide as its widest peak, and its
+    peaks over half as wide lie within ``_ONE_THING`` times its value of it."""
     widest = np.argmax(np.where(mine, values, -1))
+    if area > _ONE_THING_AREA * np.pi * values[widest] ** 2:
+        return False
     wide = mine & (values > values[widest] / 2)
     return bool(np.hypot(xs[wide] - xs[widest], ys[wide] - ys[widest]).max() <= _ONE_THING * values[widest])
 
