@@ -111,9 +111,15 @@ def _edge_parts(mask: np.ndarray, beyond: np.ndarray, side: int) -> tuple[np.nda
     table's (of what lies ``beyond`` it, uint8 (h, w): the table estimate is blurred along
     it) ((K,) ints)."""
     _, labels = cv2.connectedComponents(mask)
-    touching = labels[cv2.dilate(beyond, _disc(2 * side + 1)) > 0]
-    edge = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1], touching]))
-    return labels, edge[edge > 0]
+    touching = np.unique(labels[cv2.dilate(beyond, _disc(2 * side + 1)) > 0])
+    return labels, np.union1d(labels_at_edge(labels), touching[touching > 0])
+
+
+def labels_at_edge(labels: np.ndarray) -> np.ndarray:
+    """The labels of ``labels`` (int (H, W), 0 for none) that touch the image's edge, sorted
+    ((K,) ints)."""
+    edge = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
+    return edge[edge > 0]
 
 
 def _tinted_shadows(ratio: np.ndarray, mean: np.ndarray, side: int, profile: Profile,

@@ -19,7 +19,7 @@ from calibration.profile import BLACK, COLOR_ORDER
 
 from .cards import card_outlines, on_card
 from .classify import MIN_FOR_OFFSET, classify_colors, shading_slope
-from .colour import table_chroma, table_level
+from .colour import labels_at_edge, table_chroma, table_level
 from .errors import BoardNotFound
 from .model import window_mask
 
@@ -403,7 +403,7 @@ def _side_and_outsized(fg: np.ndarray) -> tuple[float, np.ndarray]:
     widest = np.zeros(count, np.float32)
     np.maximum.at(widest, regions, values)
     running_off = np.zeros(count, bool)
-    running_off[np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]])] = True
+    running_off[labels_at_edge(labels)] = True
     order = np.argsort(widest)[::-1]
     outsized = np.zeros(count, bool)
     for k in range(min(_OUTSIZED_MOST, count - 2)):
