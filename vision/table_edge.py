@@ -22,6 +22,12 @@ _LINE_BIN = 3  # pixels of rho and degrees of theta within which Hough lines are
 # pixels of the 1/8-size photo: the most a patch unlike the surface beyond a table's edge may
 # cover (a piece covers 15 or more)
 _BEYOND_SPECK = 6
+# pixels of the 1/8-size photo a cloth's print is blurred by before lines are looked for
+# again: its checks and stripes then fade to one colour, while a table's edge stays a step
+_PRINT_BLUR = 2.0
+# the least change a pixel of the blurred photo, in units of ``table_threshold``, on a line
+# there: a step blurred so changes less a pixel (by 0.35 where the photo's own take 0.5)
+_BLURRED_STEP = 0.35
 
 
 def beyond_table(small: np.ndarray, profile: Profile) -> np.ndarray:
@@ -30,22 +36,23 @@ def beyond_table(small: np.ndarray, profile: Profile) -> np.ndarray:
 
     Where the city stands near the table's edge, the photo shows the floor (or a rug, a
     wall) beyond it, parted from the table by a straight edge across the photo: a line along
-    which the colour steps one way (:func:`_steady_steps`). Its smaller side is beyond the
-    table where it is one surface that nothing lies on: ``beyond_table_share`` of its
-    pixels within ``table_threshold`` of its median, and none of the rest in a patch of over
-    ``_BEYOND_SPECK`` pixels. Two pixels on the table's side of the edge, where the step is
-    blurred, are counted beyond it too. A cloth's stripes part two colours along straight
-    lines too, but more stripes lie on either side of each."""
+    which the colour steps one way (:func:`_steady_steps`). It is looked for among the
+    strongest straight lines through the photo's edges, and through those of the photo
+    blurred by ``_PRINT_BLUR``: on a busy print the print's own lines outnumber the table's
+    edge, and blurred, its checks fade to one colour while the edge stays. Its smaller side
+    is beyond the table where it is one surface that nothing lies on: ``beyond_table_share``
+    of its pixels within ``table_threshold`` of its median, and none of the rest in a patch
+    of over ``_BEYOND_SPECK`` pixels. Two pixels on the table's side of the edge, where the
+    step is blurred, are counted beyond it too. A cloth's stripes part two colours along
+    straight lines too, but more stripes lie on either side of each."""
     logs = np.log(small)
-    steps = [cv2.magnitude(cv2.Sobel(logs[..., c], cv2.CV_32F, 1, 0), cv2.Sobel(logs[..., c], cv2.CV_32F, 0, 1))
-             for c in range(3)]
-    edges = np.maximum(np.maximum(steps[0], steps[1]), steps[2]) / 8 > profile.table_threshold / 2
-    h, w = edges.shape
+    h, w = logs.shape[:2]
     beyond = np.zeros((h, w), np.uint8)
-    lines = cv2.HoughLines(edges.astype(np.uint8), 1, np.pi / 180, int(_EDGE_SUPPORT * min(h, w)))
-    if lines is None:
+    found = [_strongest_lines(logs, profile.table_threshold / 2),
+             _strongest_lines(cv2.GaussianBlur(logs, (0, 0), _PRINT_BLUR), _BLURRED_STEP * profile.table_threshold)]
+    if not sum(map(len, found)):
         return beyond
-    lines = _distinct(lines[:, 0])[:_EDGE_LINES]
+    lines = _distinct(np.vstack(found))
     ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
     for rho, theta in lines[_steady_steps(logs, lines, profile.table_threshold)]:
         distance = xs * np.cos(theta) + ys * np.sin(theta) - rho
@@ -53,6 +60,18 @@ def beyond_table(small: np.ndarray, profile: Profile) -> np.ndarray:
         if _one_surface(logs, sign * distance > 2, profile):
             beyond[sign * distance > -2] = 1
     return beyond
+
+
+def _strongest_lines(logs: np.ndarray, step: float) -> np.ndarray:
+    """The ``_EDGE_LINES`` strongest distinct straight lines ((L, 2) (rho, theta), see
+    :func:`_distinct`) through the pixels of ``logs`` (float32 (h, w, 3)) where the colour
+    changes by over ``step`` a pixel in some channel, each through at least
+    ``_EDGE_SUPPORT`` of the short side's length of them."""
+    steps = [cv2.magnitude(cv2.Sobel(logs[..., c], cv2.CV_32F, 1, 0), cv2.Sobel(logs[..., c], cv2.CV_32F, 0, 1))
+             for c in range(3)]
+    edges = np.maximum(np.maximum(steps[0], steps[1]), steps[2]) / 8 > step
+    lines = cv2.HoughLines(edges.astype(np.uint8), 1, np.pi / 180, int(_EDGE_SUPPORT * min(edges.shape)))
+    return np.zeros((0, 2), np.float32) if lines is None else _distinct(lines[:, 0])[:_EDGE_LINES]
 
 
 def _distinct(lines: np.ndarray) -> np.ndarray:

@@ -170,6 +170,33 @@ def test_the_floor_beyond_the_table_s_edge_is_neither_table_nor_pieces(floor):
     assert len(find_candidates(img, PROFILE).blobs) == 3
 
 
+def _gingham(h=480, w=640):
+    """A cloth of red checks 24 pixels wide, turned half a radian: its many long lines
+    across the photo."""
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    u, v = xs * np.cos(0.5) + ys * np.sin(0.5), ys * np.cos(0.5) - xs * np.sin(0.5)
+    bands = np.floor(u / 24) % 2 + np.floor(v / 24) % 2  # 0, 1 or 2 bands across a pixel
+    img = np.array((225, 215, 200), np.float32) * (1 - 0.25 * bands)[..., None]
+    img *= np.array([1.0, 0.8, 0.8], np.float32) ** bands[..., None]
+    return img + np.random.default_rng(2).normal(0, 2, img.shape).astype(np.float32)
+
+
+def test_the_floor_beyond_the_table_s_edge_is_found_on_a_busy_print():
+    """On a gingham cloth, the print's lines outnumber the table's edge among the strongest
+    straight lines; blurred, its checks fade to one colour and the edge stands first. The
+    floor and the step along the edge add no candidates to the cloth's own."""
+    from vision import find_candidates
+
+    cloth = _gingham()
+    for k, color in enumerate(("red", "blue", "yellow")):
+        tint(cloth, color, 220 + 80 * k, 110, 40)
+    alone = find_candidates(np.clip(cloth, 0, 255).astype(np.uint8), PROFILE).blobs
+    near_floor = find_candidates(np.clip(_beyond_the_edge(cloth, (40, 38, 45), 30), 0, 255).astype(np.uint8),
+                                 PROFILE).blobs
+    assert len(near_floor) == len(alone) > 0
+    assert min(b.center[1] for b in near_floor) > 70  # nothing along the edge
+
+
 def test_the_phone_s_shadow_reaching_the_table_s_edge_is_table_and_the_pieces_in_it_stand_out():
     """Near the table's edge, the phone's shadow runs to it rather than to the photo's edge:
     it is taken for table all the same."""
