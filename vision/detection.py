@@ -12,6 +12,7 @@ from scorer import City, Piece, check_legality
 from .camera import apply_homography
 
 _CLEAR_GRID_RESIDUAL = 0.3  # pitches: the median anchor's distance from its cell's centre on a clear grid
+_EDGE_PX = 1.0  # an outline within this many pixels of the photo's border reaches its edge
 
 
 @dataclass(frozen=True)
@@ -105,6 +106,10 @@ def build_detection(reading, image_size, profile, seconds: float) -> Detection:
     if reading.pitch_mm < profile.shadow_warning_ratio * reading.grid_pitch_mm:
         warnings.append("the pieces look larger than their spacing allows (long shadows under a low lamp?); "
                         "check the sizes, or light the table from above and photograph again")
+    cut = _at_photo_edge(pieces, image_size)
+    if cut:
+        warnings.append(f"{cut} piece{'s' if cut > 1 else ''} at the photo's edge: part of the city may be outside "
+                        "the photo; step back and photograph the whole city")
     on_grid = bool(not len(reading.grid.residual) or np.median(reading.grid.residual) <= _CLEAR_GRID_RESIDUAL)
     if not on_grid:
         warnings.append("the pieces do not sit on a clear grid; check the cells")
@@ -125,6 +130,15 @@ def _uncertain_warning(pieces: list[DetectedPiece], below: float) -> list[str]:
     """The warning of how many of ``pieces`` are under the confidence ``below`` (none if none)."""
     unsure = sum(p.confidence < below for p in pieces)
     return [f"{unsure} piece{'s' if unsure > 1 else ''} uncertain"] if unsure else []
+
+
+def _at_photo_edge(pieces: list[DetectedPiece], image_size: tuple[int, int]) -> int:
+    """How many of ``pieces`` have an outline reaching the edge of the photo of
+    ``image_size`` (width, height): cut off by it, or within ``_EDGE_PX`` of it. Such a
+    piece is read from what is left of it, and its neighbours beyond the edge not at all."""
+    w, h = image_size
+    return sum(bool((p.outline.min(axis=0) < _EDGE_PX).any() or p.outline[:, 0].max() > w - 1 - _EDGE_PX
+                    or p.outline[:, 1].max() > h - 1 - _EDGE_PX) for p in pieces)
 
 
 def _upright_turn(H: np.ndarray, cells: list[tuple[int, int]]) -> np.ndarray:

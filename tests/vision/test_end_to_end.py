@@ -135,3 +135,17 @@ def test_a_photo_of_an_empty_table_says_so():
     table = np.clip(np.array([170, 140, 110]) + rng.normal(0, 6, (600, 800, 3)), 0, 255).astype(np.uint8)
     with pytest.raises(vision.BoardNotFound, match="no pieces"):
         vision.analyze(table, PROFILE)
+
+
+def test_a_city_cut_off_by_the_photo_s_edge_is_warned_of():
+    """A photo framed too tightly cuts the city: the pieces at its edge are warned of, so
+    that the player photographs it whole. Framed as rendered, nothing is."""
+    import cv2
+
+    rgb, whole = read("scene_0002.jpg")
+    assert not [w for w in whole.warnings if "photo's edge" in w]
+    rightmost = max(p.center[0] for p in whole.pieces)
+    cut = np.ascontiguousarray(rgb[:, :int(rightmost)])  # through the rightmost pieces' middles
+    data = cv2.imencode(".png", cv2.cvtColor(cut, cv2.COLOR_RGB2BGR))[1].tobytes()
+    warned = [w for w in vision.read_photo(data, PROFILE)[1].warnings if "photo's edge" in w]
+    assert warned and "photograph the whole city" in warned[0]
