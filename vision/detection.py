@@ -13,6 +13,7 @@ from .camera import apply_homography
 
 _CLEAR_GRID_RESIDUAL = 0.3  # pitches: the median anchor's distance from its cell's centre on a clear grid
 _EDGE_PX = 1.0  # an outline within this many pixels of the photo's border reaches its edge
+_AT_EDGE_CONFIDENCE = 0.5  # at most, for a piece at the photo's edge: read from what is left of it
 
 
 @dataclass(frozen=True)
@@ -94,6 +95,9 @@ def build_detection(reading, image_size, profile, seconds: float) -> Detection:
     pieces = [DetectedPiece(row - r0, col - c0, COLOR_ORDER[p.color_index], p.size, p.level,
                             p.confidence, p.center, p.outline)
               for p, (col, row) in sorted(zip(reading.pieces, cells), key=lambda pc: (pc[1][1], pc[1][0], pc[0].level))]
+    at_edge = _at_photo_edge(pieces, image_size)
+    pieces = [dataclasses.replace(p, confidence=min(p.confidence, _AT_EDGE_CONFIDENCE)) if cut else p
+              for p, cut in zip(pieces, at_edge)]
     warnings = _uncertain_warning(pieces, profile.max_uncertain_confidence)
     taken = {(p.col, p.row) for p in reading.pieces}  # a piece read later on a doubted cell settles it
     doubtful = sorted((int(row) - r0, int(col) - c0)
@@ -106,7 +110,7 @@ def build_detection(reading, image_size, profile, seconds: float) -> Detection:
     if reading.pitch_mm < profile.shadow_warning_ratio * reading.grid_pitch_mm:
         warnings.append("the pieces look larger than their spacing allows (long shadows under a low lamp?); "
                         "check the sizes, or light the table from above and photograph again")
-    cut = _at_photo_edge(pieces, image_size)
+    cut = sum(at_edge)
     if cut:
         warnings.append(f"{cut} piece{'s' if cut > 1 else ''} at the photo's edge: part of the city may be outside "
                         "the photo; step back and photograph the whole city")
@@ -132,13 +136,14 @@ def _uncertain_warning(pieces: list[DetectedPiece], below: float) -> list[str]:
     return [f"{unsure} piece{'s' if unsure > 1 else ''} uncertain"] if unsure else []
 
 
-def _at_photo_edge(pieces: list[DetectedPiece], image_size: tuple[int, int]) -> int:
-    """How many of ``pieces`` have an outline reaching the edge of the photo of
+def _at_photo_edge(pieces: list[DetectedPiece], image_size: tuple[int, int]) -> list[bool]:
+    """Whether each of ``pieces`` has an outline reaching the edge of the photo of
     ``image_size`` (width, height): cut off by it, or within ``_EDGE_PX`` of it. Such a
-    piece is read from what is left of it, and its neighbours beyond the edge not at all."""
+    piece is read from what is left of it (or is a thing the photo's edge cuts, a card
+    say), and its neighbours beyond the edge not at all."""
     w, h = image_size
-    return sum(bool((p.outline.min(axis=0) < _EDGE_PX).any() or p.outline[:, 0].max() > w - 1 - _EDGE_PX
-                    or p.outline[:, 1].max() > h - 1 - _EDGE_PX) for p in pieces)
+    return [bool((p.outline.min(axis=0) < _EDGE_PX).any() or p.outline[:, 0].max() > w - 1 - _EDGE_PX
+                 or p.outline[:, 1].max() > h - 1 - _EDGE_PX) for p in pieces]
 
 
 def _upright_turn(H: np.ndarray, cells: list[tuple[int, int]]) -> np.ndarray:

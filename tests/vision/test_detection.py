@@ -96,11 +96,14 @@ def test_pieces_off_a_clear_grid_are_warned_of(residual, on_grid):
 @pytest.mark.parametrize("x0, warned", [(380.0, False), (0.5, True), (-12.0, True), (738.5, True)])
 def test_pieces_whose_outline_reaches_the_photo_s_edge_are_warned_of(x0, warned):
     """A piece whose outline comes within a pixel of the photo's edge, or runs past it, may
-    have neighbours beyond it: the city may be cut off. One well inside is not warned of."""
+    have neighbours beyond it: the city may be cut off. It is read from what is left of it,
+    and is uncertain. One well inside is neither."""
     reading = reading_along(0, [(0, 0), (1, 0)])
     square = np.array([[0.0, 280.0], [20.0, 280.0], [20.0, 300.0], [0.0, 300.0]])
     reading.pieces = [dataclasses.replace(p, outline=square + (x0 + 40 * k, 0.0)) for k, p in enumerate(reading.pieces)]
-    warnings = build_detection(reading, (800, 600), load_profile(), 0.0).warnings
-    assert [w for w in warnings if "photo's edge" in w] == (
+    detection = build_detection(reading, (800, 600), load_profile(), 0.0)
+    assert [w for w in detection.warnings if "photo's edge" in w] == (
         ["1 piece at the photo's edge: part of the city may be outside the photo; step back and photograph "
          "the whole city"] if warned else [])
+    assert sorted(p.confidence for p in detection.pieces) == ([0.5, 0.9] if warned else [0.9, 0.9])
+    assert ("1 piece uncertain" in detection.warnings) == warned
