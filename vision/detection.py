@@ -96,8 +96,8 @@ def build_detection(reading, image_size, profile, seconds: float) -> Detection:
                             p.confidence, p.center, p.outline)
               for p, (col, row) in sorted(zip(reading.pieces, cells), key=lambda pc: (pc[1][1], pc[1][0], pc[0].level))]
     at_edge = _at_photo_edge(pieces, image_size)
-    pieces = [dataclasses.replace(p, confidence=min(p.confidence, _AT_EDGE_CONFIDENCE)) if cut else p
-              for p, cut in zip(pieces, at_edge)]
+    pieces = [dataclasses.replace(p, confidence=min(p.confidence, _AT_EDGE_CONFIDENCE)) if reaches else p
+              for p, reaches in zip(pieces, at_edge)]
     warnings = _uncertain_warning(pieces, profile.max_uncertain_confidence)
     taken = {(p.col, p.row) for p in reading.pieces}  # a piece read later on a doubted cell settles it
     doubtful = sorted((int(row) - r0, int(col) - c0)
