@@ -149,6 +149,7 @@ class Profile:
     shadow_tint_chroma: float
     shadow_tint_share: float
     beyond_table_share: float
+    intruder_smoothness: float
     light_max_steepness: float
     table_palette_size: int
     print_palette_size: int

@@ -23,8 +23,9 @@ _LINE_BIN = 3  # pixels of rho and degrees of theta within which Hough lines are
 # cover (a piece covers 15 or more)
 _BEYOND_SPECK = 6
 # pixels of the 1/8-size photo a cloth's print is blurred by before lines are looked for
-# again: its checks and stripes then fade to one colour, while a table's edge stays a step
-_PRINT_BLUR = 2.0
+# again (and, in vision.colour, a thing reaching into the photo): its checks and stripes
+# then fade to one colour, while a table's edge stays a step
+PRINT_BLUR = 2.0
 # the least change a pixel of the blurred photo, in units of ``table_threshold``, on a line
 # there: a step blurred so changes less a pixel (by 0.35 where the photo's own take 0.5)
 _BLURRED_STEP = 0.35
@@ -38,7 +39,7 @@ def beyond_table(small: np.ndarray, profile: Profile) -> np.ndarray:
     wall) beyond it, parted from the table by a straight edge across the photo: a line along
     which the colour steps one way (:func:`_steady_steps`). It is looked for among the
     strongest straight lines through the photo's edges, and through those of the photo
-    blurred by ``_PRINT_BLUR``: on a busy print the print's own lines outnumber the table's
+    blurred by ``PRINT_BLUR``: on a busy print the print's own lines outnumber the table's
     edge, and blurred, its checks fade to one colour while the edge stays. Its smaller side
     is beyond the table where it is one surface that nothing lies on: ``beyond_table_share``
     of its pixels within ``table_threshold`` of its median, and none of the rest in a patch
@@ -49,7 +50,7 @@ def beyond_table(small: np.ndarray, profile: Profile) -> np.ndarray:
     h, w = logs.shape[:2]
     beyond = np.zeros((h, w), np.uint8)
     found = [_strongest_lines(logs, profile.table_threshold / 2),
-             _strongest_lines(cv2.GaussianBlur(logs, (0, 0), _PRINT_BLUR), _BLURRED_STEP * profile.table_threshold)]
+             _strongest_lines(cv2.GaussianBlur(logs, (0, 0), PRINT_BLUR), _BLURRED_STEP * profile.table_threshold)]
     if not sum(map(len, found)):
         return beyond
     lines = _distinct(np.vstack(found))
