@@ -4,8 +4,8 @@ Translucent pieces tint whatever table lies under them and one light falls on bo
 log ratio ``log(pixel / table)`` removes most of the illuminant and of the table's own colour
 (von Kries adaptation against the local table). The table colour under the city is filled in
 from the visible table around it with a normalised (masked) Gaussian blur. Beyond the table's
-edge (the floor, where the city stands near it), and over a smooth thing reaching into the
-photo (a hand), what is seen is taken for table.
+edge (the floor, where the city stands near it), and over a smooth thing far wider than a
+piece (a hand reaching into the photo, a mug), what is seen is taken for table.
 """
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ _KMEANS_ATTEMPTS = 5  # table palette k-means runs, the best kept: a print colou
 # stands out as pieces. With the best of two, 11 of 26 printed cloths' palettes differed at
 # working sizes 1008 and 990; with five on half the samples seeding one on all, 8
 _RIM_KERNEL = np.ones((3, 3), np.uint8)  # a region's rim: one pixel of the 1/8-size photo either side
-_TABLE_SHARE = 0.5  # a part of the photo this large is the table itself, not a thing reaching in
+_TABLE_SHARE = 0.5  # a part of the photo this large is the table itself, not a thing on it
 
 
 def table_relative(rgb: np.ndarray, profile: Profile) -> tuple[np.ndarray, np.ndarray]:
@@ -32,8 +32,8 @@ def table_relative(rgb: np.ndarray, profile: Profile) -> tuple[np.ndarray, np.nd
 
     ``rgb``: uint8 (H, W, 3) RGB. Returns ``(log_ratio, table)``: float32 (H, W, 3) natural-log
     ratios (0 where the pixel looks like the table) and float32 (H, W, 3) estimated table RGB.
-    Beyond the table's edge (:func:`vision.table_edge.beyond_table`), over a smooth thing
-    reaching into the photo (:func:`_reaching_in`), and within three pixels of the 1/8-size
+    Beyond the table's edge (:func:`vision.table_edge.beyond_table`), over a smooth thing far
+    wider than a piece (:func:`_smooth_things`), and within three pixels of the 1/8-size
     photo of either on the table's side (where the step is blurred), the table is what is
     seen: its log ratio is 0.
     """
@@ -45,7 +45,7 @@ def table_relative(rgb: np.ndarray, profile: Profile) -> tuple[np.ndarray, np.nd
     small = cv2.resize(f, (max(1, w // shrink), max(1, h // shrink)), interpolation=cv2.INTER_AREA)
     sigma = profile.table_sigma_frac * max(h, w) / shrink
     beyond = beyond_table(small, profile)
-    beyond |= _reaching_in(small, rgb, beyond, profile)
+    beyond |= _smooth_things(small, rgb, beyond, profile)
     surface = np.exp(_smooth_surface(np.log(small), beyond == 0))
     estimate = surface
     for _ in range(2):  # estimate, mask what is not table, re-estimate
@@ -75,37 +75,38 @@ def _block_texture(rgb: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
     return np.sqrt(np.maximum(cv2.resize(grey * grey, size, interpolation=cv2.INTER_AREA) - mean * mean, 0))
 
 
-def _reaching_in(small: np.ndarray, rgb: np.ndarray, beyond: np.ndarray, profile: Profile) -> np.ndarray:
-    """What reaches into ``small`` (the photo ``rgb``, uint8 (H, W, 3), at 1/8 size, float32
-    (h, w, 3)) from its edge and is no table, a hand say: uint8 (h, w), 0 or 1.
+def _smooth_things(small: np.ndarray, rgb: np.ndarray, beyond: np.ndarray, profile: Profile) -> np.ndarray:
+    """The smooth things in ``small`` (the photo ``rgb``, uint8 (H, W, 3), at 1/8 size,
+    float32 (h, w, 3)) that are no table and far wider than a piece: a hand reaching in from
+    the photo's edge, a mug. Returns uint8 (h, w), 0 or 1.
 
-    Seen blurred by ``PRINT_BLUR`` (the print fades to one colour), such a thing differs
-    from the table's median colour by over ``table_threshold`` and in hue, its channels by
-    over ``shadow_chroma`` apart (a shadow or a lamp's light keeps the table's hue). It is
-    at least ``shadow_min_width_frac`` of the photo's long side wide everywhere, reaches the
-    photo's edge (or the table's, what lies ``beyond`` it: uint8 (h, w)), covers less than
-    ``_TABLE_SHARE`` of the photo, and is smoother than the print: its median texture
-    (:func:`_block_texture`) is under ``intruder_smoothness`` of the rest's. On a printed
-    cloth, taken for table, it drew the fit of the table's falloff toward it (the fit's
+    Seen blurred by ``PRINT_BLUR`` (a print fades to one colour), such a thing differs from
+    the table's median colour by over ``table_threshold`` and in hue, its channels by over
+    ``shadow_chroma`` apart (a shadow or a lamp's light keeps the table's hue), and is at
+    least ``shadow_min_width_frac`` of the photo's long side wide everywhere (pieces that
+    touch are narrower). It covers less than ``_TABLE_SHARE`` of the photo, and is smoother
+    than the table: its median texture (:func:`_block_texture`) is under
+    ``intruder_smoothness`` of the rest's (a piece of tinted plastic shows the print through
+    it). What lies ``beyond`` the table's edge (uint8 (h, w)) is left out. On a printed cloth,
+    taken for table, a hand drew the fit of the table's falloff toward it (the fit's
     tolerance there is wide), and the print beside it stood out as pieces. On a plain table
-    the fit leaves it out, and it is found only where it is smoother than the table's grain
-    or noise."""
+    the fit leaves such a thing out, and it is found only where it is smoother than the
+    table's grain or noise."""
     blurred = np.log(cv2.GaussianBlur(small, (0, 0), PRINT_BLUR))
     ratio = blurred - np.median(blurred[beyond == 0], axis=0)
     unlike = (np.abs(ratio).max(axis=2) > profile.table_threshold) \
         & (ratio.max(axis=2) - ratio.min(axis=2) > profile.shadow_chroma) & (beyond == 0)
-    side = _shadow_side(small, profile)
-    parts, at_edge = _edge_parts(_wide(unlike, side), beyond, side)
-    reaching = np.zeros(beyond.shape, np.uint8)
-    if not len(at_edge):
-        return reaching
+    count, parts = cv2.connectedComponents(_wide(unlike, _shadow_side(small, profile)))
+    things = np.zeros(beyond.shape, np.uint8)
+    if count == 1:
+        return things
     texture = _block_texture(rgb, beyond.shape)
-    for label in at_edge:
+    for label in range(1, count):
         part = parts == label
         if (part.mean() < _TABLE_SHARE
                 and np.median(texture[part]) < profile.intruder_smoothness * np.median(texture[~part])):
-            reaching[part] = 1
-    return reaching
+            things[part] = 1
+    return things
 
 
 def _with_wide_shadows(small: np.ndarray, estimate: np.ndarray, steepness: np.ndarray,

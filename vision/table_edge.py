@@ -23,8 +23,8 @@ _LINE_BIN = 3  # pixels of rho and degrees of theta within which Hough lines are
 # cover (a piece covers 15 or more)
 _BEYOND_SPECK = 6
 # pixels of the 1/8-size photo a cloth's print is blurred by before lines are looked for
-# again (and, in vision.colour, a thing reaching into the photo): its checks and stripes
-# then fade to one colour, while a table's edge stays a step
+# again (and, in vision.colour, smooth things on it): its checks and stripes then fade to
+# one colour, while a table's edge stays a step
 PRINT_BLUR = 2.0
 # the least change a pixel of the blurred photo, in units of ``table_threshold``, on a line
 # there: a step blurred so changes less a pixel (by 0.35 where the photo's own take 0.5)
