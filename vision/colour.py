@@ -310,10 +310,10 @@ def _smooth_surface(log_image: np.ndarray, table: np.ndarray, degree: int = 4, r
 def table_palette(log_ratio: np.ndarray, profile: Profile, size: int | None = None) -> np.ndarray:
     """The table's own colours relative to its local mean: (K, 3) float32 log ratios, the
     ``size`` (default ``table_palette_size``) k-means centres of the border ring (where only
-    table is expected). A plain table gives
+    table is expected) less what shows no table (:func:`_shows_table`). A plain table gives
     centres near 0; a patterned cloth gives one centre per colour of its pattern. A pattern
     runs all round the ring; a colour seen in under ``table_palette_spread`` of the ring's
-    sectors is a thing lying there (a card), and its centre is dropped."""
+    sectors that show the table is a thing lying there (a card), and its centre is dropped."""
     h, w = log_ratio.shape[:2]
     # pixel coordinates of the ring only (broadcast views: no full-image index arrays)
     ys = _border_ring(np.broadcast_to(np.arange(h, dtype=np.float32)[:, None], (h, w)), profile)
@@ -321,6 +321,9 @@ def table_palette(log_ratio: np.ndarray, profile: Profile, size: int | None = No
     sectors = ((np.arctan2(ys - h / 2, xs - w / 2) + np.pi) / (2 * np.pi) * _SECTORS).astype(np.int32)
     sectors = np.minimum(sectors, _SECTORS - 1)
     ring = _border_ring(log_ratio, profile)
+    shows = _shows_table(ring)
+    if shows.any():
+        ring, sectors = ring[shows], sectors[shows]
     step = max(1, len(ring) // 20000)
     sample = np.ascontiguousarray(ring[::step], dtype=np.float32)
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1e-3)
@@ -333,16 +336,17 @@ def table_palette(log_ratio: np.ndarray, profile: Profile, size: int | None = No
     _, labels, centres = cv2.kmeans(sample, k, nearest[:, None], criteria, 1, cv2.KMEANS_USE_INITIAL_LABELS)
     counts = np.zeros((len(centres), _SECTORS))
     np.add.at(counts, (labels.ravel(), sectors[::step]), 1)
-    present = counts >= 0.01 * np.maximum(counts.sum(axis=0, keepdims=True), 1)
-    spread = present.mean(axis=1)
+    seen = counts.sum(axis=0, keepdims=True)
+    spread = (counts >= 0.01 * np.maximum(seen, 1)).sum(axis=1) / max(1, int((seen > 0).sum()))
     return centres[(spread >= profile.table_palette_spread) | (counts.sum(axis=1) == counts.sum(axis=1).max())]
 
 
 def table_noise(log_ratio: np.ndarray, profile: Profile, block: int = 16) -> float:
     """How grainy the photo is where only table is expected: the median absolute difference
     between each pixel's log ratio (float32 (H, W, 3)) and its 3x3 mean (largest channel),
-    per ``block``-pixel square of the border ring; the 20th percentile of the squares, so
-    that the edges of a cloth's print (absent from some squares) do not count as grain."""
+    per ``block``-pixel square of the border ring wholly showing the table (:func:`_shows_table`);
+    the 20th percentile of the squares, so that the edges of a cloth's print (absent from
+    some squares) do not count as grain. 0 where no square shows the table."""
     h, w = log_ratio.shape[:2]
     m = max(block, int(profile.ring_frac * min(h, w)))
     medians = []
@@ -350,11 +354,14 @@ def table_noise(log_ratio: np.ndarray, profile: Profile, block: int = 16) -> flo
                   log_ratio[m:-m, -m:].transpose(1, 0, 2)):
         strip = np.ascontiguousarray(strip)
         high = np.abs(strip - cv2.blur(strip, (3, 3)))
+        shows = _shows_table(strip)
         strip = np.maximum(np.maximum(high[..., 0], high[..., 1]), high[..., 2])
         rows, cols = strip.shape[0] // block * block, strip.shape[1] // block * block
         tiles = strip[:rows, :cols].reshape(rows // block, block, cols // block, block).transpose(0, 2, 1, 3)
-        medians.append(np.median(tiles.reshape(-1, block * block), axis=1))
-    return float(np.percentile(np.concatenate(medians), 20))
+        whole = shows[:rows, :cols].reshape(rows // block, block, cols // block, block).all(axis=(1, 3))
+        medians.append(np.median(tiles.reshape(-1, block * block)[whole.ravel()], axis=1))
+    medians = np.concatenate(medians)
+    return float(np.percentile(medians, 20)) if len(medians) else 0.0
 
 
 def plain_table(palette: np.ndarray, profile: Profile) -> bool:
@@ -363,6 +370,13 @@ def plain_table(palette: np.ndarray, profile: Profile) -> bool:
     table's light and grain give; a cloth's print gives colours farther apart."""
     spread = np.abs(palette[:, None, :] - palette[None, :, :]).max() if len(palette) else 0.0
     return bool(spread < profile.foreground_threshold)
+
+
+def _shows_table(log_ratio: np.ndarray) -> np.ndarray:
+    """bool (...) of whether each pixel of ``log_ratio`` (float32 (..., 3)) shows the table:
+    where :func:`table_relative` took what is seen for table (beyond its edge, over a smooth
+    thing on it), the log ratio is exactly 0, and tells nothing of the table's colours."""
+    return (log_ratio != 0).any(axis=-1)
 
 
 def _border_ring(image: np.ndarray, profile: Profile) -> np.ndarray:

@@ -197,6 +197,42 @@ def test_the_floor_beyond_the_table_s_edge_is_found_on_a_busy_print():
     assert min(b.center[1] for b in near_floor) > 70  # nothing along the edge
 
 
+def test_grain_is_measured_on_the_table_not_on_the_floor_beyond_its_edge():
+    """Grain on a dark table in dim light, with a light floor beyond the table's edge across
+    the top of the photo: the floor is taken for table as it is seen, so it holds no grain
+    of the table's, and the grain is measured on the rest of the border ring alone."""
+    import cv2
+
+    from vision.colour import table_noise
+
+    img = table_photo(table=(45, 42, 40))
+    img += cv2.GaussianBlur(np.random.default_rng(5).normal(0, 7, img.shape).astype(np.float32), (0, 0), 0.8)
+    noise = []
+    for photo in (img, _beyond_the_edge(img, (200, 205, 215), 30)):
+        log_ratio, _ = table_relative(np.clip(photo, 0, 255).astype(np.uint8), PROFILE)
+        noise.append(table_noise(log_ratio, PROFILE))
+    assert noise[1] == pytest.approx(noise[0], rel=0.1)
+
+
+def test_a_printed_cloth_s_colours_are_its_own_with_the_table_s_corner_in_the_photo():
+    """A gingham cloth whose corner is in the photo: a light floor beyond two of its edges
+    fills nearly half the border ring. The print's colours come from the rest of the ring,
+    and are found there though none of them shows in the half of its sectors the floor fills."""
+    import cv2
+
+    cloth = _gingham()
+    h, w = cloth.shape[:2]
+    ys, xs = np.mgrid[0:h, 0:w]
+    beyond = cv2.GaussianBlur(((ys < 130 - 0.05 * xs) | (xs < 250 + 0.05 * ys)).astype(np.float32), (0, 0), 1)
+    grain = np.random.default_rng(5).normal(0, 6, (h, w)).astype(np.float32)
+    floor = np.float32(205) + cv2.GaussianBlur(grain, (0, 0), 2)
+    cornered = cloth * (1 - beyond[..., None]) + floor[..., None] * beyond[..., None]
+    alone, with_corner = (table_palette(table_relative(np.clip(img, 0, 255).astype(np.uint8), PROFILE)[0], PROFILE,
+                                        PROFILE.print_palette_size) for img in (cloth, cornered))
+    for one, other in ((alone, with_corner), (with_corner, alone)):
+        assert np.abs(one[:, None] - other[None]).max(axis=2).min(axis=1).max() < 0.1
+
+
 def test_a_hand_reaching_in_across_a_printed_cloth_is_neither_table_nor_pieces():
     """A hand reaching in from the bottom edge (painted as the robustness benchmark paints
     it) beside a city of 42 pieces on a fine blue gingham. Taken for table, it drew the fit
