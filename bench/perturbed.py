@@ -5,11 +5,11 @@ the photos of a benchmark set (seeded by the photo's number, so a run is reprodu
 which are then read (:func:`vision.read_photo`) and compared with the truth: errors by kind
 and photos read exactly, for each change and for the photos as rendered (re-encoded alike).
 The changes: the floor beyond the table's edge, which the renders never show (dark across
-the top, light grey beside a slanted edge on the left, dark brown across the bottom); a hand
-reaching in from the bottom edge; a mug beside the city (white, red, blue or green, with coffee
-in it and a soft shadow); a lamp on one side and daylight on the other (a
-white-balance ramp); light falling off across the table; a dim, noisy exposure; a half-size
-photo saved at JPEG quality 55; defocus blur.
+the top, light grey beside a slanted edge on the left, dark brown across the bottom, grey
+beyond two edges round the table's corner); a hand reaching in from the bottom edge; a mug
+beside the city (white, red, blue or green, with coffee in it and a soft shadow); a lamp on
+one side and daylight on the other (a white-balance ramp); light falling off across the
+table; a dim, noisy exposure; a half-size photo saved at JPEG quality 55; defocus blur.
 Run: ``python -m bench.perturbed [--seed S] [--count N] [--changes a,b] [--jobs J]``; writes
 ``bench/results/perturbed.json``.
 """
@@ -66,6 +66,15 @@ def floor_bottom(rgb, rng):
     h, w = rgb.shape[:2]
     ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
     return _floor(rgb, ys > (0.88 + 0.04 * xs / w) * h, np.array([70, 45, 30], np.float32), 6, rng)
+
+
+def floor_corner(rgb, rng):
+    """The table's corner: a grey carpet beyond two edges, over the left 14-18% and the top
+    10-13%."""
+    h, w = rgb.shape[:2]
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    beyond = (xs < (0.14 + 0.04 * ys / h) * w) | (ys < (0.13 - 0.03 * xs / w) * h)
+    return _floor(rgb, beyond, np.array([115, 110, 105], np.float32), 10, rng)
 
 
 def hand(rgb, rng):
@@ -142,8 +151,8 @@ def _disc(shape, centre, radius, blur):
 
 # each change painted over the photo's pixels (float32 (H, W, 3) RGB, and a seeded generator)
 PAINTED = {"as rendered": lambda rgb, rng: rgb, "floor top": floor_top, "floor side": floor_side,
-           "floor bottom": floor_bottom, "hand": hand, "lamp and daylight": lamp_and_daylight,
-           "uneven light": uneven_light, "dim": dim, "blurred": blurred}
+           "floor bottom": floor_bottom, "floor corner": floor_corner, "hand": hand,
+           "lamp and daylight": lamp_and_daylight, "uneven light": uneven_light, "dim": dim, "blurred": blurred}
 # each change painted beside the city (its pieces' base centres, (N, 2) (x, y) pixels, too)
 BESIDE_CITY = {"mug beside the city": mug}
 SMALLER = "small and low quality"  # the photo saved at half its size, JPEG quality 55

@@ -40,6 +40,13 @@ def test_a_floor_is_painted_beyond_the_table_s_edge_and_the_table_is_left_as_it_
     assert np.abs(after[60:] - before[60:]).mean() < 2  # the table and the piece, but for the JPEG
 
 
+def test_round_the_table_s_corner_the_floor_lies_beyond_two_edges():
+    before, after = _decoded(_photo()), _decoded(changed(_photo(), "floor corner", 3))
+    floor = np.abs(after - before).max(axis=2) > 20
+    assert floor[:20].mean() > 0.9 and floor[:, :40].mean() > 0.9  # across the top and down the left
+    assert not floor[40:, 70:].any()  # the rest of the table and the piece
+
+
 def test_a_mug_is_painted_beside_the_city_and_not_over_it():
     """Two pieces 40 pixels apart (24 across) and a mug 112 across, its rim a pitch clear."""
     rgb = np.full((480, 640, 3), 150, np.uint8)
