@@ -322,7 +322,7 @@ def table_palette(log_ratio: np.ndarray, profile: Profile, size: int | None = No
     sectors = np.minimum(sectors, _SECTORS - 1)
     ring = _border_ring(log_ratio, profile)
     shows = _shows_table(ring)
-    if shows.any():
+    if shows.any() and not shows.all():  # copied only where some of the ring shows no table
         ring, sectors = ring[shows], sectors[shows]
     step = max(1, len(ring) // 20000)
     sample = np.ascontiguousarray(ring[::step], dtype=np.float32)
@@ -358,8 +358,11 @@ def table_noise(log_ratio: np.ndarray, profile: Profile, block: int = 16) -> flo
         strip = np.maximum(np.maximum(high[..., 0], high[..., 1]), high[..., 2])
         rows, cols = strip.shape[0] // block * block, strip.shape[1] // block * block
         tiles = strip[:rows, :cols].reshape(rows // block, block, cols // block, block).transpose(0, 2, 1, 3)
-        whole = shows[:rows, :cols].reshape(rows // block, block, cols // block, block).all(axis=(1, 3))
-        medians.append(np.median(tiles.reshape(-1, block * block)[whole.ravel()], axis=1))
+        tiles = tiles.reshape(-1, block * block)
+        if not shows.all():  # the squares wholly showing the table
+            whole = shows[:rows, :cols].reshape(rows // block, block, cols // block, block).all(axis=(1, 3))
+            tiles = tiles[whole.ravel()]
+        medians.append(np.median(tiles, axis=1))
     medians = np.concatenate(medians)
     return float(np.percentile(medians, 20)) if len(medians) else 0.0
 
@@ -376,7 +379,8 @@ def _shows_table(log_ratio: np.ndarray) -> np.ndarray:
     """bool (...) of whether each pixel of ``log_ratio`` (float32 (..., 3)) shows the table:
     where :func:`table_relative` took what is seen for table (beyond its edge, over a smooth
     thing on it), the log ratio is exactly 0, and tells nothing of the table's colours."""
-    return (log_ratio != 0).any(axis=-1)
+    # channel by channel: four times the speed of .any(axis=-1)
+    return (log_ratio[..., 0] != 0) | (log_ratio[..., 1] != 0) | (log_ratio[..., 2] != 0)
 
 
 def _border_ring(image: np.ndarray, profile: Profile) -> np.ndarray:
