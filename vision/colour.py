@@ -310,10 +310,12 @@ def _smooth_surface(log_image: np.ndarray, table: np.ndarray, degree: int = 4, r
 def table_palette(log_ratio: np.ndarray, profile: Profile, size: int | None = None) -> np.ndarray:
     """The table's own colours relative to its local mean: (K, 3) float32 log ratios, the
     ``size`` (default ``table_palette_size``) k-means centres of the border ring (where only
-    table is expected) less what shows no table (:func:`_shows_table`). A plain table gives
-    centres near 0; a patterned cloth gives one centre per colour of its pattern. A pattern
-    runs all round the ring; a colour seen in under ``table_palette_spread`` of the ring's
-    sectors that show the table is a thing lying there (a card), and its centre is dropped."""
+    table is expected), less what :func:`table_relative` took for table as it is seen (its
+    log ratio exactly 0: a floor, a hand), where some of the ring shows the table. A plain
+    table gives centres near 0; a patterned cloth gives one centre per colour of its
+    pattern. A pattern runs all round the ring; a colour seen in under
+    ``table_palette_spread`` of the ring's sectors that show the table is a thing lying there
+    (a card), and its centre is dropped."""
     h, w = log_ratio.shape[:2]
     # pixel coordinates of the ring only (broadcast views: no full-image index arrays)
     ys = _border_ring(np.broadcast_to(np.arange(h, dtype=np.float32)[:, None], (h, w)), profile)
@@ -344,9 +346,10 @@ def table_palette(log_ratio: np.ndarray, profile: Profile, size: int | None = No
 def table_noise(log_ratio: np.ndarray, profile: Profile, block: int = 16) -> float:
     """How grainy the photo is where only table is expected: the median absolute difference
     between each pixel's log ratio (float32 (H, W, 3)) and its 3x3 mean (largest channel),
-    per ``block``-pixel square of the border ring wholly showing the table (:func:`_shows_table`);
-    the 20th percentile of the squares, so that the edges of a cloth's print (absent from
-    some squares) do not count as grain. 0 where no square shows the table."""
+    per ``block``-pixel square of the border ring wholly showing the table (not taken for
+    table as it is seen, as :func:`table_palette` says); the 20th percentile of the squares,
+    so that the edges of a cloth's print (absent from some squares) do not count as grain.
+    0 where no square shows the table."""
     h, w = log_ratio.shape[:2]
     m = max(block, int(profile.ring_frac * min(h, w)))
     medians = []
