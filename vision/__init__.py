@@ -16,7 +16,9 @@ edges: its size where a shadow or a lost face blurs what is seen of it), stacks 
 in a cell: a stack or not), verify (the reading checked against the photo), second_look (the
 cells beside the city looked at again, for verify), faces (a stack told by the faces of its
 lower piece, for verify), look_alikes
-(blue from black and yellow from green, told apart across the city), detection, overlay,
+(blue from black and yellow from green, told apart across the city), whole_set (a reading
+of about a whole set, read as the set: its kinds over and short tell flagged pieces
+misread), detection, overlay,
 second_readings (readings of the photo at other sizes weighed by the game's rules),
 cast_shadows (the shadows a low lamp casts, left out of a reading made again).
 """
@@ -44,6 +46,7 @@ from .overlay import draw_overlay
 from .pieces import Blob, find_blobs
 from .second_readings import broken_rules, mark_disputed
 from .verify import check_reading
+from .whole_set import as_whole_set
 
 logger = logging.getLogger(__name__)
 
@@ -233,6 +236,7 @@ def _detect(rgb, view: tuple, found: Candidates, edges: EdgeTensor, cast: np.nda
         reading = check_reading(reading, found.strength, found.log_ratio, found.blobs, found.plain,
                                 float(np.mean(found.table[::8, ::8])), found.profile, found.strays, edges)
         reading = tell_look_alikes(reading, rgb, found.strength, found.profile)
+        reading = as_whole_set(reading, found.profile)
     except np.linalg.LinAlgError:
         raise BoardNotFound("the pieces found do not sit on a grid; photograph the city from above") from None
     return build_detection(reading, (w, h), found.profile, 0.0)

@@ -1,0 +1,106 @@
+"""A reading of about a whole set read as the set (vision.whole_set), on readings laid out by
+hand: the 45 pieces of a standard set on every other cell of a 17 x 9 block, so that no two
+stand side by side."""
+import dataclasses
+from collections import Counter
+
+import numpy as np
+
+from calibration import load_profile
+from calibration.profile import COLOR_ORDER
+from tests.vision.test_edge_fit import tilted_camera
+from vision.cells import CityReading, Reading
+from vision.model import outline, seat_height_mm
+from vision.whole_set import as_whole_set
+
+PROFILE = load_profile()
+CAMERA = tilted_camera(10.0, distance=30.0)
+PITCH_MM = 30.0
+RED, BLUE, BLACK = (COLOR_ORDER.index(c) for c in ("red", "blue", "black"))
+SURE, FLAGGED = 0.9, 0.3  # over and under the profile's max_uncertain_confidence
+assert FLAGGED < PROFILE.max_uncertain_confidence < SURE
+
+
+def piece(cell, colour, size, confidence=SURE, level=0) -> Reading:
+    """A reading of a piece on ``cell`` (col, row), its outline a square round the cell."""
+    col, row = cell
+    square = 20.0 * np.array([[col, row], [col + 1, row], [col + 1, row + 1], [col, row + 1]])
+    return Reading(col, row, colour, size, level, confidence, (20.0 * col + 10, 20.0 * row + 10), square)
+
+
+def whole_set() -> list[Reading]:
+    """The 45 pieces of a standard set, each sure and alone in its cell."""
+    kinds = [(colour, size) for colour in range(len(COLOR_ORDER)) for size in (1, 2, 3) for _ in range(3)]
+    return [piece((2 * (k % 9), 2 * (k // 9)), colour, size) for k, (colour, size) in enumerate(kinds)]
+
+
+def reading_of(pieces: list[Reading]) -> CityReading:
+    return CityReading(None, CAMERA, PITCH_MM, PITCH_MM, pieces, np.zeros(3))
+
+
+def first(pieces: list[Reading], colour: int, size: int) -> int:
+    """The index of the first of ``pieces`` of ``colour`` and ``size``."""
+    return next(k for k, p in enumerate(pieces) if (p.color_index, p.size) == (colour, size))
+
+
+def kinds(reading: CityReading) -> Counter:
+    return Counter((p.color_index, p.size) for p in reading.pieces)
+
+
+def test_a_flagged_piece_of_a_kind_one_over_a_whole_set_takes_the_colour_one_short():
+    """A red small read black makes four black smalls and two red ones: the least sure black
+    small is the misread one. A sure one stands, and so do equally sure ones (no telling)."""
+    pieces = whole_set()
+    k, other_black = first(pieces, RED, 1), first(pieces, BLACK, 1)
+    pieces[k] = dataclasses.replace(pieces[k], color_index=BLACK, confidence=0.2)
+    pieces[other_black] = dataclasses.replace(pieces[other_black], confidence=0.4)
+    read = as_whole_set(reading_of(pieces), PROFILE)
+    assert read.pieces[k].color_index == RED and read.pieces[k].confidence == 0.2
+    assert set(kinds(read).values()) == {3}
+    for confidence, other in ((SURE, SURE), (0.4, 0.4)):  # all sure; as sure as another black small
+        pieces[k] = dataclasses.replace(pieces[k], confidence=confidence)
+        pieces[other_black] = dataclasses.replace(pieces[other_black], confidence=other)
+        unread = reading_of(pieces)
+        assert as_whole_set(unread, PROFILE) is unread
+
+
+def test_pieces_beyond_a_whole_set_are_left_out_uppers_first_and_a_cell_emptied_is_doubted():
+    """Two phantom red smalls beyond a whole set: one on top of a red large (a false stack)
+    and one alone on a cell of its own, less sure. The upper goes first, then the one alone,
+    whose cell the player is asked to check; a sure phantom stays."""
+    pieces = whole_set()
+    large = pieces[first(pieces, RED, 3)]
+    on_top = piece((large.col, large.row), RED, 1, 0.5, level=1)
+    alone = piece((1, 1), RED, 1, 0.4)
+    read = as_whole_set(reading_of(pieces + [on_top, alone]), PROFILE)
+    assert len(read.pieces) == 45 and on_top not in read.pieces and alone not in read.pieces
+    assert read.doubtful_empty == ((1, 1),)
+    sure = reading_of(pieces + [dataclasses.replace(alone, confidence=SURE)])
+    assert as_whole_set(sure, PROFILE) is sure
+
+
+def test_one_short_of_a_whole_set_is_read_as_a_stack_on_the_least_sure_larger_piece_of_its_colour():
+    """A red small missing from a whole set goes on top of the least sure red piece larger
+    than it, the medium where a small beside the large would break the rules, and nowhere
+    where no larger red piece is flagged."""
+    pieces = whole_set()
+    del pieces[first(pieces, RED, 1)]
+    medium, large = first(pieces, RED, 2), first(pieces, RED, 3)
+    pieces[medium] = dataclasses.replace(pieces[medium], confidence=0.5)
+    pieces[large] = dataclasses.replace(pieces[large], confidence=0.4)
+    read = as_whole_set(reading_of(pieces), PROFILE)
+    upper = read.pieces[-1]
+    cell = (pieces[large].col, pieces[large].row)
+    assert (upper.col, upper.row, upper.color_index, upper.size, upper.level) == (*cell, RED, 1, 1)
+    assert np.allclose(upper.outline, outline(CAMERA, np.array(cell, np.float64), 1, PITCH_MM, seat_height_mm(3, 1)))
+    assert upper.confidence == 0.4 and set(kinds(read).values()) == {3}
+
+    beside = first(pieces, BLUE, 1)  # a small moved beside the large
+    pieces[beside] = dataclasses.replace(pieces[beside], col=cell[0] + 1, row=cell[1])
+    upper = as_whole_set(reading_of(pieces), PROFILE).pieces[-1]
+    assert (upper.col, upper.row, upper.level) == (pieces[medium].col, pieces[medium].row, 1)
+
+    for k in (medium, large):
+        pieces[k] = dataclasses.replace(pieces[k], confidence=SURE)
+    unread = reading_of(pieces)
+    assert as_whole_set(unread, PROFILE) is unread

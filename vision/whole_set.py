@@ -1,0 +1,127 @@
+"""A reading that holds about a whole set, read as the set.
+
+A finished game of Zoning Out places every pyramid of the set: three of each colour and
+size, 45 in all (the standard set; a Small City's 30 cannot be told from part of a standard
+city, so only the standard set is used). Where the city as read holds about that many
+pieces, the kinds (colour and size) over the supply or short of it tell what was misread:
+
+- more pieces than the set holds: the surplus are phantoms (a shadow or a bit of a print
+  read as a piece, a stack told where there is none). The least sure piece of a kind over
+  the supply is left out, a piece on top of a stack first (a false stack is the commonest
+  phantom), until the set's count is reached; a cell so emptied is one the player is asked
+  to check (``doubtful_empty``);
+- exactly the set's count, one kind one over and one kind of the same size one short: the
+  least sure piece of the kind over is of the colour short;
+- one piece short of the set, one kind one short and none over: the piece missed is most
+  often the upper of a stack of one colour, which shows no second colour to the stack test.
+  It is put on the least sure piece of its colour that is larger than it, where the rules
+  allow a piece of its size (no neighbour of that size).
+
+Only a piece flagged for the player to check (confidence under
+``profile.max_uncertain_confidence``) is changed, and it stays flagged: a sure reading
+stands, and the city as read then breaks the rules it breaks.
+"""
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections import Counter
+
+import numpy as np
+
+from calibration import Profile
+from calibration.profile import COLOR_ORDER
+
+from .cells import MAX_PIECES, NEIGHBOURS, PER_KIND, CityReading, Reading
+from .model import outline, seat_height_mm
+
+log = logging.getLogger(__name__)
+
+
+def as_whole_set(reading: CityReading, profile: Profile) -> CityReading:
+    """``reading`` (a :class:`vision.cells.CityReading`) with its flagged pieces read to fit a
+    whole standard set where it holds one piece short of the set's count or more (see the
+    module's docstring); else ``reading`` itself."""
+    below = profile.max_uncertain_confidence
+    pieces, doubtful = _without_surplus(list(reading.pieces), below)
+    if len(pieces) == MAX_PIECES:
+        pieces = _kinds_swapped(pieces, below)
+    elif len(pieces) == MAX_PIECES - 1:
+        pieces = _stack_completed(pieces, below, reading, profile)
+    if len(pieces) == len(reading.pieces) and all(a is b for a, b in zip(pieces, reading.pieces)):
+        return reading
+    return dataclasses.replace(reading, pieces=pieces,
+                               doubtful_empty=tuple(sorted({*reading.doubtful_empty, *doubtful})))
+
+
+def _kinds(pieces: list[Reading]) -> Counter:
+    """How many of ``pieces`` there are of each kind (colour index, size)."""
+    return Counter((p.color_index, p.size) for p in pieces)
+
+
+def _without_surplus(pieces: list[Reading], below: float) -> tuple[list[Reading], list[tuple[int, int]]]:
+    """``pieces`` with their flagged pieces of kinds over the supply left out, least sure
+    first and pieces on top of stacks before the rest, while there are more than a whole
+    set; and the cells (col, row) left empty."""
+    emptied = []
+    while len(pieces) > MAX_PIECES:
+        kinds = _kinds(pieces)
+        under_another = {(p.col, p.row) for p in pieces if p.level == 1}
+        surplus = [p for p in pieces if kinds[(p.color_index, p.size)] > PER_KIND and p.confidence < below
+                   and (p.level == 1 or (p.col, p.row) not in under_another)]
+        if not surplus:
+            break
+        phantom = min(surplus, key=lambda p: (-p.level, p.confidence))
+        log.info("more pieces than a set holds: %s on (%d, %d) left out", COLOR_ORDER[phantom.color_index],
+                 phantom.col, phantom.row)
+        pieces = [p for p in pieces if p is not phantom]
+        if phantom.level == 0:
+            emptied.append((phantom.col, phantom.row))
+    return pieces, emptied
+
+
+def _kinds_swapped(pieces: list[Reading], below: float) -> list[Reading]:
+    """``pieces`` (a whole set's count) with the least sure piece of the one kind over the
+    supply read as the one kind short, where the two are of one size and it is flagged and
+    less sure than the others of its kind."""
+    kinds = _kinds(pieces)
+    over = [kind for kind, count in kinds.items() if count > PER_KIND]
+    short = [(colour, size) for colour in range(len(COLOR_ORDER)) for size in (1, 2, 3)
+             if kinds[(colour, size)] < PER_KIND]
+    if len(over) != 1 or len(short) != 1 or kinds[over[0]] != PER_KIND + 1 or over[0][1] != short[0][1]:
+        return pieces
+    alike = sorted((p for p in pieces if (p.color_index, p.size) == over[0]), key=lambda p: p.confidence)
+    misread = alike[0]
+    if misread.confidence >= min(below, alike[1].confidence):
+        return pieces
+    log.info("a whole set: the %s piece on (%d, %d) read as %s", COLOR_ORDER[misread.color_index], misread.col,
+             misread.row, COLOR_ORDER[short[0][0]])
+    return [dataclasses.replace(p, color_index=short[0][0]) if p is misread else p for p in pieces]
+
+
+def _stack_completed(pieces: list[Reading], below: float, reading: CityReading, profile: Profile) -> list[Reading]:
+    """``pieces`` (one short of a whole set) with the one piece short put on top of the
+    least sure flagged piece of its colour that is alone in its cell and larger than it,
+    where no neighbour holds a piece of its size; ``reading`` gives the camera and the pitch
+    its outline is modelled at."""
+    kinds = _kinds(pieces)
+    short = [(colour, size) for colour in range(len(COLOR_ORDER)) for size in (1, 2, 3)
+             if kinds[(colour, size)] < PER_KIND]
+    if len(short) != 1 or any(count > PER_KIND for count in kinds.values()):
+        return pieces
+    colour, size = short[0]
+    by_cell: dict[tuple[int, int], list[Reading]] = {}
+    for p in pieces:
+        by_cell.setdefault((p.col, p.row), []).append(p)
+    lowers = [p for p in pieces if len(by_cell[(p.col, p.row)]) == 1 and p.color_index == colour
+              and p.size > size and p.confidence < below
+              and not any(q.size == size for dc, dr in NEIGHBOURS for q in by_cell.get((p.col + dc, p.row + dr), ()))]
+    if not lowers:
+        return pieces
+    lower = min(lowers, key=lambda p: (p.confidence, p.row, p.col))
+    shape = outline(reading.camera, np.array([lower.col, lower.row], np.float64), size, reading.pitch_mm,
+                    seat_height_mm(lower.size, size))
+    upper = Reading(lower.col, lower.row, colour, size, 1, lower.confidence,
+                    tuple(float(v) for v in shape.mean(axis=0)), shape)
+    log.info("a whole set but one: a %s stack read on (%d, %d)", COLOR_ORDER[colour], lower.col, lower.row)
+    return pieces + [upper]
