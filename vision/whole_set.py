@@ -1,21 +1,25 @@
 """A reading that holds about a whole set, read as the set.
 
 A finished game of Zoning Out places every pyramid of the set: three of each colour and
-size, 45 in all (the standard set; a Small City's 30 cannot be told from part of a standard
-city, so only the standard set is used). Where the city as read holds about that many
-pieces, the kinds (colour and size) over the supply or short of it tell what was misread:
+size, 45 in all, or two of each, 30, in a Small City. Where the city as read holds about
+that many pieces, the kinds (colour and size) over the supply or short of it tell what was
+misread:
 
-- more pieces than the set holds: the surplus are phantoms (a shadow or a bit of a print
-  read as a piece, a stack told where there is none). The least sure piece of a kind over
-  the supply is left out, a piece on top of a stack first (a false stack is the commonest
-  phantom), until the set's count is reached; a cell so emptied is one the player is asked
-  to check (``doubtful_empty``);
-- exactly the set's count, one kind one over and one kind of the same size one short: the
+- more pieces than the standard set holds: the surplus are phantoms (a shadow or a bit of a
+  print read as a piece, a stack told where there is none). The least sure piece of a kind
+  over the supply is left out, a piece on top of a stack first (a false stack is the
+  commonest phantom), until the set's count is reached; a cell so emptied is one the player
+  is asked to check (``doubtful_empty``);
+- exactly a set's count, one kind one over and one kind of the same size one short: the
   least sure piece of the kind over is of the colour short;
-- one piece short of the set, one kind one short and none over: the piece missed is most
+- one piece short of a set, one kind one short and none over: the piece missed is most
   often the upper of a stack of one colour, which shows no second colour to the stack test.
   It is put on the least sure piece of its colour that is larger than it, where the rules
   allow a piece of its size (no neighbour of that size).
+
+A Small City's set is told by its count and these kinds alone: part of a standard city that
+many pieces strong nearly always holds several kinds three times over. A reading of more
+than 30 pieces cannot be told from part of a standard city.
 
 Only a piece flagged for the player to check (confidence under
 ``profile.max_uncertain_confidence``) is changed, and it stays flagged: a sure reading
@@ -37,17 +41,20 @@ from .model import outline, seat_height_mm
 
 log = logging.getLogger(__name__)
 
+SETS = ((PER_KIND, MAX_PIECES), (2, 30))  # (pieces of each kind, in all): the standard set, a Small City's
+
 
 def as_whole_set(reading: CityReading, profile: Profile) -> CityReading:
     """``reading`` (a :class:`vision.cells.CityReading`) with its flagged pieces read to fit a
-    whole standard set where it holds one piece short of the set's count or more (see the
-    module's docstring); else ``reading`` itself."""
+    whole set (of ``SETS``) where it holds one piece short of the set's count or more (see
+    the module's docstring); else ``reading`` itself."""
     below = profile.max_uncertain_confidence
     pieces, doubtful = _without_surplus(list(reading.pieces), below)
-    if len(pieces) == MAX_PIECES:
-        pieces = _kinds_swapped(pieces, below)
-    elif len(pieces) == MAX_PIECES - 1:
-        pieces = _stack_completed(pieces, below, reading, profile)
+    for per_kind, count in SETS:
+        if len(pieces) == count:
+            pieces = _kinds_swapped(pieces, below, per_kind)
+        elif len(pieces) == count - 1:
+            pieces = _stack_completed(pieces, below, reading, per_kind)
     if len(pieces) == len(reading.pieces) and all(a is b for a, b in zip(pieces, reading.pieces)):
         return reading
     return dataclasses.replace(reading, pieces=pieces,
@@ -80,15 +87,20 @@ def _without_surplus(pieces: list[Reading], below: float) -> tuple[list[Reading]
     return pieces, emptied
 
 
-def _kinds_swapped(pieces: list[Reading], below: float) -> list[Reading]:
-    """``pieces`` (a whole set's count) with the least sure piece of the one kind over the
-    supply read as the one kind short, where the two are of one size and it is flagged and
-    less sure than the others of its kind."""
+def _short(kinds: Counter, per_kind: int) -> list[tuple[int, int]]:
+    """The kinds (colour index, size) of which ``kinds`` holds fewer than ``per_kind``."""
+    return [(colour, size) for colour in range(len(COLOR_ORDER)) for size in (1, 2, 3)
+            if kinds[(colour, size)] < per_kind]
+
+
+def _kinds_swapped(pieces: list[Reading], below: float, per_kind: int) -> list[Reading]:
+    """``pieces`` (a whole set's count, ``per_kind`` of each kind) with the least sure piece
+    of the one kind over the supply read as the one kind short, where the two are of one
+    size and it is flagged and less sure than the others of its kind."""
     kinds = _kinds(pieces)
-    over = [kind for kind, count in kinds.items() if count > PER_KIND]
-    short = [(colour, size) for colour in range(len(COLOR_ORDER)) for size in (1, 2, 3)
-             if kinds[(colour, size)] < PER_KIND]
-    if len(over) != 1 or len(short) != 1 or kinds[over[0]] != PER_KIND + 1 or over[0][1] != short[0][1]:
+    over = [kind for kind, count in kinds.items() if count > per_kind]
+    short = _short(kinds, per_kind)
+    if len(over) != 1 or len(short) != 1 or kinds[over[0]] != per_kind + 1 or over[0][1] != short[0][1]:
         return pieces
     alike = sorted((p for p in pieces if (p.color_index, p.size) == over[0]), key=lambda p: p.confidence)
     misread = alike[0]
@@ -99,15 +111,14 @@ def _kinds_swapped(pieces: list[Reading], below: float) -> list[Reading]:
     return [dataclasses.replace(p, color_index=short[0][0]) if p is misread else p for p in pieces]
 
 
-def _stack_completed(pieces: list[Reading], below: float, reading: CityReading, profile: Profile) -> list[Reading]:
-    """``pieces`` (one short of a whole set) with the one piece short put on top of the
-    least sure flagged piece of its colour that is alone in its cell and larger than it,
-    where no neighbour holds a piece of its size; ``reading`` gives the camera and the pitch
-    its outline is modelled at."""
+def _stack_completed(pieces: list[Reading], below: float, reading: CityReading, per_kind: int) -> list[Reading]:
+    """``pieces`` (one short of a whole set, ``per_kind`` of each kind) with the one piece
+    short put on top of the least sure flagged piece of its colour that is alone in its cell
+    and larger than it, where no neighbour holds a piece of its size; ``reading`` gives the
+    camera and the pitch its outline is modelled at."""
     kinds = _kinds(pieces)
-    short = [(colour, size) for colour in range(len(COLOR_ORDER)) for size in (1, 2, 3)
-             if kinds[(colour, size)] < PER_KIND]
-    if len(short) != 1 or any(count > PER_KIND for count in kinds.values()):
+    short = _short(kinds, per_kind)
+    if len(short) != 1 or any(count > per_kind for count in kinds.values()):
         return pieces
     colour, size = short[0]
     by_cell: dict[tuple[int, int], list[Reading]] = {}

@@ -28,9 +28,10 @@ def piece(cell, colour, size, confidence=SURE, level=0) -> Reading:
     return Reading(col, row, colour, size, level, confidence, (20.0 * col + 10, 20.0 * row + 10), square)
 
 
-def whole_set() -> list[Reading]:
-    """The 45 pieces of a standard set, each sure and alone in its cell."""
-    kinds = [(colour, size) for colour in range(len(COLOR_ORDER)) for size in (1, 2, 3) for _ in range(3)]
+def whole_set(per_kind: int = 3) -> list[Reading]:
+    """The pieces of a whole set, ``per_kind`` of each kind (3: the standard set's 45, 2: a
+    Small City's 30), each sure and alone in its cell."""
+    kinds = [(colour, size) for colour in range(len(COLOR_ORDER)) for size in (1, 2, 3) for _ in range(per_kind)]
     return [piece((2 * (k % 9), 2 * (k // 9)), colour, size) for k, (colour, size) in enumerate(kinds)]
 
 
@@ -62,6 +63,21 @@ def test_a_flagged_piece_of_a_kind_one_over_a_whole_set_takes_the_colour_one_sho
         pieces[other_black] = dataclasses.replace(pieces[other_black], confidence=other)
         unread = reading_of(pieces)
         assert as_whole_set(unread, PROFILE) is unread
+
+
+def test_a_small_city_s_whole_set_is_told_by_its_count_and_read_as_one():
+    """30 pieces, two of each kind but a third black small and a single red one: a Small
+    City's set with a red small read black. A standard city's 30 pieces with that many of a
+    kind over two stand as read."""
+    pieces = whole_set(per_kind=2)
+    k = first(pieces, RED, 1)
+    pieces[k] = dataclasses.replace(pieces[k], color_index=BLACK, confidence=0.2)
+    read = as_whole_set(reading_of(pieces), PROFILE)
+    assert read.pieces[k].color_index == RED and set(kinds(read).values()) == {2}
+    for other in (first(pieces, BLUE, 2), first(pieces, BLUE, 3)):  # two more kinds three times over
+        pieces[other] = dataclasses.replace(pieces[other], color_index=RED)
+    unread = reading_of(pieces)
+    assert as_whole_set(unread, PROFILE) is unread
 
 
 def test_pieces_beyond_a_whole_set_are_left_out_uppers_first_and_a_cell_emptied_is_doubted():
