@@ -68,7 +68,8 @@ class CityReading:
     where the pieces were not sized by the photo's edges) puts the outlines fitted to the
     edges at the sizes read (:func:`edge_fit.edge_scale`). ``doubtful_empty``: cells (col,
     row) read empty where a piece may stand unseen (:func:`verify.doubt_empty_cells`), for
-    the player to check."""
+    the player to check. ``warnings``: what the reading did that the player should know, in
+    plain words (:func:`vision.whole_set.as_whole_set`), passed on to the detection."""
 
     grid: GridFit
     camera: Camera
@@ -78,6 +79,7 @@ class CityReading:
     color_offset: np.ndarray
     edge_scale: float | None = None
     doubtful_empty: tuple[tuple[int, int], ...] = ()
+    warnings: tuple[str, ...] = ()
 
 
 def cells_beside(cells, taken) -> list[tuple[int, int]]:

@@ -98,7 +98,7 @@ def build_detection(reading, image_size, profile, seconds: float) -> Detection:
     at_edge = _at_photo_edge(pieces, image_size)
     pieces = [dataclasses.replace(p, confidence=min(p.confidence, _AT_EDGE_CONFIDENCE)) if reaches else p
               for p, reaches in zip(pieces, at_edge)]
-    warnings = _uncertain_warning(pieces, profile.max_uncertain_confidence)
+    warnings = _uncertain_warning(pieces, profile.max_uncertain_confidence) + list(reading.warnings)
     taken = {(p.col, p.row) for p in reading.pieces}  # a piece read later on a doubted cell settles it
     doubtful = sorted((int(row) - r0, int(col) - c0)
                       for col, row in (turn @ cell for cell in reading.doubtful_empty if cell not in taken))

@@ -47,17 +47,23 @@ SETS = ((PER_KIND, MAX_PIECES), (2, 30))  # (pieces of each kind, in all): the s
 def as_whole_set(reading: CityReading, profile: Profile) -> CityReading:
     """``reading`` (a :class:`vision.cells.CityReading`) with its flagged pieces read to fit a
     whole set (of ``SETS``) where it holds one piece short of the set's count or more (see
-    the module's docstring); else ``reading`` itself."""
+    the module's docstring), and a warning that says how many were changed; else
+    ``reading`` itself."""
     below = profile.max_uncertain_confidence
     pieces, doubtful = _without_surplus(list(reading.pieces), below)
+    left_out, kept = len(reading.pieces) - len(pieces), {id(p) for p in pieces}
+    whole = MAX_PIECES
     for per_kind, count in SETS:
         if len(pieces) == count:
-            pieces = _kinds_swapped(pieces, below, per_kind)
+            pieces, whole = _kinds_swapped(pieces, below, per_kind), count
         elif len(pieces) == count - 1:
-            pieces = _stack_completed(pieces, below, reading, per_kind)
-    if len(pieces) == len(reading.pieces) and all(a is b for a, b in zip(pieces, reading.pieces)):
+            pieces, whole = _stack_completed(pieces, below, reading, per_kind), count
+    changed = left_out + sum(id(p) not in kept for p in pieces)  # left out, read anew or added
+    if not changed:
         return reading
-    return dataclasses.replace(reading, pieces=pieces,
+    warning = (f"read as a whole set of {whole} pieces (a finished game places them all): {changed} marked "
+               f"piece{'s' if changed > 1 else ''} changed to fit it; check {'them' if changed > 1 else 'it'}")
+    return dataclasses.replace(reading, pieces=pieces, warnings=(*reading.warnings, warning),
                                doubtful_empty=tuple(sorted({*reading.doubtful_empty, *doubtful})))
 
 

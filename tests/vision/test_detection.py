@@ -25,7 +25,7 @@ def reading_along(angle_deg, cells, tilt_deg=0.0, pitch_mm=32.0):
         pieces.append(Reading(col, row, 0, 1, 0, 0.9, (x / w, y / w), np.zeros((4, 2))))
     grid = SimpleNamespace(H=H, residual=np.zeros(len(cells)))
     return SimpleNamespace(grid=grid, pieces=pieces, camera=SimpleNamespace(tilt_deg=tilt_deg), grid_pitch_mm=32.0,
-                           pitch_mm=pitch_mm, doubtful_empty=())
+                           pitch_mm=pitch_mm, doubtful_empty=(), warnings=())
 
 
 @pytest.mark.parametrize("angle", [-130, -50, 40, 50, 95, 170])
@@ -59,6 +59,12 @@ def test_doubtful_empty_cells_are_renumbered_with_the_pieces_and_warned_of(angle
     assert (x / w, y / w) == pytest.approx(tuple((H @ (1, 1, 1))[:2]))
     assert "1 empty cell may hold a piece" in detection.warnings
     assert detection.to_json()["doubtful_empty"] == [[row, col]]
+
+
+def test_what_the_reading_warns_of_is_passed_on_to_the_detection():
+    reading = reading_along(0, [(0, 0), (1, 0)])
+    reading.warnings = ("read as a whole set of 45 pieces",)
+    assert "read as a whole set of 45 pieces" in build_detection(reading, (800, 600), load_profile(), 0.0).warnings
 
 
 def test_a_photo_steeper_than_the_profile_allows_is_warned_of():

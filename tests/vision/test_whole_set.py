@@ -58,6 +58,8 @@ def test_a_flagged_piece_of_a_kind_one_over_a_whole_set_takes_the_colour_one_sho
     read = as_whole_set(reading_of(pieces), PROFILE)
     assert read.pieces[k].color_index == RED and read.pieces[k].confidence == 0.2
     assert set(kinds(read).values()) == {3}
+    assert read.warnings == ("read as a whole set of 45 pieces (a finished game places them all): 1 marked piece "
+                             "changed to fit it; check it",)
     for confidence, other in ((SURE, SURE), (0.4, 0.4)):  # all sure; as sure as another black small
         pieces[k] = dataclasses.replace(pieces[k], confidence=confidence)
         pieces[other_black] = dataclasses.replace(pieces[other_black], confidence=other)
@@ -74,6 +76,7 @@ def test_a_small_city_s_whole_set_is_told_by_its_count_and_read_as_one():
     pieces[k] = dataclasses.replace(pieces[k], color_index=BLACK, confidence=0.2)
     read = as_whole_set(reading_of(pieces), PROFILE)
     assert read.pieces[k].color_index == RED and set(kinds(read).values()) == {2}
+    assert "read as a whole set of 30 pieces" in read.warnings[0]
     for other in (first(pieces, BLUE, 2), first(pieces, BLUE, 3)):  # two more kinds three times over
         pieces[other] = dataclasses.replace(pieces[other], color_index=RED)
     unread = reading_of(pieces)
@@ -91,6 +94,7 @@ def test_pieces_beyond_a_whole_set_are_left_out_uppers_first_and_a_cell_emptied_
     read = as_whole_set(reading_of(pieces + [on_top, alone]), PROFILE)
     assert len(read.pieces) == 45 and on_top not in read.pieces and alone not in read.pieces
     assert read.doubtful_empty == ((1, 1),)
+    assert "2 marked pieces changed to fit it; check them" in read.warnings[0]
     sure = reading_of(pieces + [dataclasses.replace(alone, confidence=SURE)])
     assert as_whole_set(sure, PROFILE) is sure
 
