@@ -52,15 +52,15 @@ def as_whole_set(reading: CityReading, profile: Profile) -> CityReading:
     below = profile.max_uncertain_confidence
     pieces, doubtful = _without_surplus(list(reading.pieces), below)
     left_out, kept = len(reading.pieces) - len(pieces), {id(p) for p in pieces}
-    whole = MAX_PIECES
     for per_kind, count in SETS:
         if len(pieces) == count:
-            pieces, whole = _kinds_swapped(pieces, below, per_kind), count
+            pieces = _kinds_swapped(pieces, below, per_kind)
         elif len(pieces) == count - 1:
-            pieces, whole = _stack_completed(pieces, below, reading, per_kind), count
+            pieces = _stack_completed(pieces, below, reading, per_kind)
     changed = left_out + sum(id(p) not in kept for p in pieces)  # left out, read anew or added
     if not changed:
         return reading
+    whole = next(count for _, count in SETS if len(pieces) >= count)  # the set fitted
     warning = (f"read as a whole set of {whole} pieces (a finished game places them all): {changed} marked "
                f"piece{'s' if changed > 1 else ''} changed to fit it; check {'them' if changed > 1 else 'it'}")
     return dataclasses.replace(reading, pieces=pieces, warnings=(*reading.warnings, warning),
