@@ -94,7 +94,8 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=()) -> tuple[n
     clear grid (:attr:`Detection.on_grid`: it has mostly collapsed onto a lattice that is not
     the city's). A city that truly breaks the rules is still read as it stands unless another
     size reads it at less cost. The kept reading's pieces on cells another reading reads
-    otherwise are flagged (:func:`vision.second_readings.mark_disputed`). The detection's
+    otherwise are flagged, and the empty cells beside them where another reading reads a
+    piece are doubted (:func:`vision.second_readings.mark_disputed`). The detection's
     ``seconds`` count every reading made, decoding included. Where the photo records its
     lens's field of view (:func:`vision.load.field_of_view`), the camera is modelled with it
     instead of ``profile.hfov_deg`` (a photo taken at 2x zoom sees the table at half the

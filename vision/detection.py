@@ -102,8 +102,7 @@ def build_detection(reading, image_size, profile, seconds: float) -> Detection:
     taken = {(p.col, p.row) for p in reading.pieces}  # a piece read later on a doubted cell settles it
     doubtful = sorted((int(row) - r0, int(col) - c0)
                       for col, row in (turn @ cell for cell in reading.doubtful_empty if cell not in taken))
-    if doubtful:
-        warnings.append(f"{len(doubtful)} empty cell{'s' if len(doubtful) > 1 else ''} may hold a piece")
+    warnings += _doubtful_warning(doubtful)
     tilt = reading.camera.tilt_deg
     if tilt > profile.oblique_warning_deg:
         warnings.append(f"photo too oblique ({tilt:.0f} degrees from straight down); hold the phone higher")
@@ -128,6 +127,20 @@ def with_confidences(detection: Detection, confidences, below: float) -> Detecti
     old = _uncertain_warning(detection.pieces, below)
     warnings = _uncertain_warning(pieces, below) + [w for w in detection.warnings if w not in old]
     return dataclasses.replace(detection, pieces=pieces, warnings=warnings)
+
+
+def with_doubtful_empty(detection: Detection, cells) -> Detection:
+    """``detection`` with the empty cells (row, col) ``cells`` added to those it doubts, and
+    its warning of them counted again."""
+    doubtful = sorted({*detection.doubtful_empty, *cells})
+    old = _doubtful_warning(detection.doubtful_empty)
+    warnings = _doubtful_warning(doubtful) + [w for w in detection.warnings if w not in old]
+    return dataclasses.replace(detection, doubtful_empty=doubtful, warnings=warnings)
+
+
+def _doubtful_warning(cells) -> list[str]:
+    """The warning of how many empty ``cells`` may hold a piece (none if none)."""
+    return [f"{len(cells)} empty cell{'s' if len(cells) > 1 else ''} may hold a piece"] if cells else []
 
 
 def _uncertain_warning(pieces: list[DetectedPiece], below: float) -> list[str]:

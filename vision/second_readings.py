@@ -1,5 +1,6 @@
 """Readings of one photo at other working sizes (for :func:`vision.read_photo`): how often a
-reading breaks the game's rules, and which of its pieces another reading reads otherwise.
+reading breaks the game's rules, which of its pieces another reading reads otherwise, and
+where beside it another reading finds a piece it missed.
 
 A misread city mostly breaks the rules, which a city as played mostly keeps; and where two
 readings of the same photo differ on a cell, either may be wrong there.
@@ -11,7 +12,7 @@ import numpy as np
 from scorer import check_legality
 from scorer.city import TRIOS_PER_COLOR
 
-from .detection import Detection, with_confidences
+from .detection import Detection, with_confidences, with_doubtful_empty
 
 # stacks are read wherever they stand: whether the game in play allows them is the scorer's to flag
 _READING_RULES = ("mixed-use-development",)
@@ -39,22 +40,27 @@ def broken_rules(detection: Detection, rules) -> int:
 def mark_disputed(kept: Detection, others: list[Detection], below: float) -> Detection:
     """``kept`` with the pieces on each cell that one of ``others`` (readings of the same
     photo at other sizes) reads otherwise (other pieces, or none) made no more confident
-    than :data:`DISPUTED_CONFIDENCE`; ``below``: the confidence under which a piece is
-    flagged (for the warning's count)."""
-    disputed = set()
+    than :data:`DISPUTED_CONFIDENCE`, and the empty cells beside its pieces where one of
+    ``others`` reads a piece doubted (:attr:`Detection.doubtful_empty`: a piece missed leaves
+    no piece to flag); ``below``: the confidence under which a piece is flagged (for the
+    warning's count)."""
+    disputed, unseen = set(), set()
     for other in others:
-        disputed |= _disputed_cells(kept, other)
-    if not disputed:
+        laid = _laid(kept, other)
+        disputed |= {cell for cell, pieces in _by_cell(kept).items() if laid.get(cell) != _contents(pieces)}
+        unseen |= set(laid) - set(_by_cell(kept))
+    unseen &= {(row + dr, col + dc) for row, col in _by_cell(kept) for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))}
+    if not disputed and not unseen:
         return kept
     confidences = [min(p.confidence, DISPUTED_CONFIDENCE) if (p.row, p.col) in disputed else p.confidence
                    for p in kept.pieces]
-    return with_confidences(kept, confidences, below)
+    return with_doubtful_empty(with_confidences(kept, confidences, below), unseen)
 
 
-def _disputed_cells(kept: Detection, other: Detection) -> set[tuple[int, int]]:
-    """The cells (row, col) of ``kept`` whose pieces ``other`` reads otherwise. Each cell of
-    ``other`` is laid on ``kept``'s grid where its piece on the table is seen (its pixel
-    centre, scaled from ``other``'s image to ``kept``'s)."""
+def _laid(kept: Detection, other: Detection) -> dict[tuple[int, int], tuple]:
+    """What ``other`` reads on each cell (row, col) of ``kept``'s grid (:func:`_contents`).
+    Each cell of ``other`` is laid on ``kept``'s grid where its piece on the table is seen
+    (its pixel centre, scaled from ``other``'s image to ``kept``'s)."""
     scale = kept.image_size[0] / other.image_size[0]
     to_grid = np.linalg.inv(kept.homography)
     laid = {}
@@ -62,7 +68,7 @@ def _disputed_cells(kept: Detection, other: Detection) -> set[tuple[int, int]]:
         x, y = (scale * v for v in min(pieces, key=lambda p: p.level).center)
         col, row, w = to_grid @ (x, y, 1.0)
         laid[(int(round(row / w)), int(round(col / w)))] = _contents(pieces)
-    return {cell for cell, pieces in _by_cell(kept).items() if laid.get(cell) != _contents(pieces)}
+    return laid
 
 
 def _by_cell(detection: Detection) -> dict[tuple[int, int], list]:

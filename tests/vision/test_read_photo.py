@@ -135,6 +135,17 @@ def test_pieces_another_reading_reads_otherwise_are_flagged():
     assert marked.warnings == ["3 pieces uncertain", "photo too oblique"]
 
 
+def test_an_empty_cell_beside_the_city_where_another_reading_reads_a_piece_is_doubted():
+    """A piece the kept reading missed leaves no piece to flag: its cell, where another
+    size's reading finds one, is doubted instead, and warned of; a piece that reading finds
+    away from the city is no reason to doubt a cell."""
+    kept = _on_grid(LEGAL)
+    other = _on_grid(LEGAL + [(0, 2, "black", 1), (3, 5, "black", 2)], scale=0.8)
+    marked = mark_disputed(kept, [other], 0.6)
+    assert marked.doubtful_empty == [(0, 2)] and [p.confidence for p in marked.pieces] == [0.9] * 4
+    assert marked.warnings == ["1 empty cell may hold a piece", "photo too oblique"]
+
+
 def test_readings_that_agree_flag_nothing():
     kept = _on_grid(LEGAL)
     assert mark_disputed(kept, [_on_grid(LEGAL, scale=1.3)], 0.6) is kept
