@@ -12,6 +12,7 @@ import numpy as np
 from scorer import check_legality
 from scorer.city import TRIOS_PER_COLOR
 
+from .cells import NEIGHBOURS
 from .detection import Detection, with_confidences, with_doubtful_empty
 
 # stacks are read wherever they stand: whether the game in play allows them is the scorer's to flag
@@ -44,12 +45,12 @@ def mark_disputed(kept: Detection, others: list[Detection], below: float) -> Det
     ``others`` reads a piece doubted (:attr:`Detection.doubtful_empty`: a piece missed leaves
     no piece to flag); ``below``: the confidence under which a piece is flagged (for the
     warning's count)."""
-    disputed, unseen = set(), set()
+    cells, disputed, unseen = _by_cell(kept), set(), set()
     for other in others:
         laid = _laid(kept, other)
-        disputed |= {cell for cell, pieces in _by_cell(kept).items() if laid.get(cell) != _contents(pieces)}
-        unseen |= set(laid) - set(_by_cell(kept))
-    unseen &= {(row + dr, col + dc) for row, col in _by_cell(kept) for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))}
+        disputed |= {cell for cell, pieces in cells.items() if laid.get(cell) != _contents(pieces)}
+        unseen |= set(laid) - set(cells)
+    unseen &= {(row + dr, col + dc) for row, col in cells for dc, dr in NEIGHBOURS}
     if not disputed and not unseen:
         return kept
     confidences = [min(p.confidence, DISPUTED_CONFIDENCE) if (p.row, p.col) in disputed else p.confidence
