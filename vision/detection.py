@@ -131,8 +131,10 @@ def with_confidences(detection: Detection, confidences, below: float) -> Detecti
 
 def with_doubtful_empty(detection: Detection, cells) -> Detection:
     """``detection`` with the empty cells (row, col) ``cells`` added to those it doubts, and
-    its warning of them counted again."""
+    its warning of them counted again (``detection`` itself where it doubts them all)."""
     doubtful = sorted({*detection.doubtful_empty, *cells})
+    if len(doubtful) == len(detection.doubtful_empty):
+        return detection
     old = _doubtful_warning(detection.doubtful_empty)
     warnings = _doubtful_warning(doubtful) + [w for w in detection.warnings if w not in old]
     return dataclasses.replace(detection, doubtful_empty=doubtful, warnings=warnings)

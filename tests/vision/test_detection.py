@@ -9,7 +9,7 @@ import pytest
 
 from calibration import load_profile
 from vision.cells import Reading
-from vision.detection import build_detection
+from vision.detection import build_detection, with_doubtful_empty
 
 
 def reading_along(angle_deg, cells, tilt_deg=0.0, pitch_mm=32.0):
@@ -59,6 +59,16 @@ def test_doubtful_empty_cells_are_renumbered_with_the_pieces_and_warned_of(angle
     assert (x / w, y / w) == pytest.approx(tuple((H @ (1, 1, 1))[:2]))
     assert "1 empty cell may hold a piece" in detection.warnings
     assert detection.to_json()["doubtful_empty"] == [[row, col]]
+
+
+def test_cells_doubted_again_leave_the_detection_as_it_was_and_new_ones_are_counted():
+    reading = reading_along(0, [(0, 0), (1, 0)])
+    reading.doubtful_empty = ((2, 0),)
+    detection = build_detection(reading, (800, 600), load_profile(), 0.0)
+    assert with_doubtful_empty(detection, detection.doubtful_empty) is detection
+    more = with_doubtful_empty(detection, [(1, 0)])
+    assert more.doubtful_empty == sorted([*detection.doubtful_empty, (1, 0)])
+    assert "2 empty cells may hold a piece" in more.warnings and "1 empty cell may hold a piece" not in more.warnings
 
 
 def test_what_the_reading_warns_of_is_passed_on_to_the_detection():
