@@ -1,12 +1,18 @@
 """Telling look-alike colours apart by the photo's own colours, across the whole city.
 
-Each piece's colour is read against the table, and two pairs of colours can look alike that
-way while the photo itself tells them apart:
+Each piece's colour is read against the table, and three pairs of colours can look alike
+that way while the photo itself tells them apart, in this order:
 
-- glossy black shows the room it reflects, not the table: against warm wood it can look as
-  blue as a blue piece. In the photo black is near grey and blue is bluer (:func:`blueness`).
 - translucent yellow and green both take on the colour of the table under them: on warm
   wood both look olive. In the photo yellow is redder than green (:func:`warmth`).
+- translucent green on a green table or print takes out only what the table has little of:
+  against it, the piece is darker and of no other hue, as a black piece is. In the photo
+  black is near grey and green is green (:func:`greenness`). A yellow piece read green is
+  told yellow before, so that it does not make a group of its own here; a blue piece read
+  green on such a cloth, less green than the green pieces, joins the black group here, and
+  the next pair tells it from black.
+- glossy black shows the room it reflects, not the table: against warm wood it can look as
+  blue as a blue piece. In the photo black is near grey and blue is bluer (:func:`blueness`).
 
 Where the pieces read as either colour of a pair fall into two groups of at least two by
 that measure, with a gap between the groups wide against the spread within them, the group
@@ -40,8 +46,9 @@ _LEAST_SPREAD = 0.01  # a spread below a JPEG's rounding: pieces that look all a
 
 def tell_look_alikes(reading: CityReading, rgb: np.ndarray, strength: np.ndarray,
                      profile: Profile) -> CityReading:
-    """``reading`` with its blue and black pieces read again by :func:`blueness`, and its
-    yellow and green ones by :func:`warmth`, each over the pixels of a piece's outline in
+    """``reading`` with its yellow and green pieces read again by :func:`warmth`, then its
+    green and black ones by :func:`greenness`, and its blue and black ones by
+    :func:`blueness`, each over the pixels of a piece's outline in
     ``rgb`` (uint8 (H, W, 3) RGB) that differ from the table (``strength``, float32 (H, W),
     over ``profile.unseen_threshold``), split by :func:`split_at_gap` with
     ``profile.look_alike_gap`` and ``profile.look_alike_separation``, or, where that split
@@ -49,7 +56,7 @@ def tell_look_alikes(reading: CityReading, rgb: np.ndarray, strength: np.ndarray
     ``profile.look_alike_supply_gap`` and ``profile.look_alike_supply_separation``."""
     per_cell = Counter((piece.col, piece.row) for piece in reading.pieces)
     alone = [per_cell[piece.col, piece.row] == 1 for piece in reading.pieces]
-    for higher, lower, measure in ((BLUE, BLACK, blueness), (YELLOW, GREEN, warmth)):
+    for higher, lower, measure in ((YELLOW, GREEN, warmth), (GREEN, BLACK, greenness), (BLUE, BLACK, blueness)):
         reading = _tell_apart(reading, alone, higher, lower, measure, rgb, strength, profile)
     return reading
 
@@ -109,6 +116,13 @@ def blueness(pixels: np.ndarray) -> float:
     log green."""
     logs = np.log(pixels.astype(np.float64) + 1.0)
     return float(np.median(logs[:, 2] - (logs[:, 0] + logs[:, 1]) / 2))
+
+
+def greenness(pixels: np.ndarray) -> float:
+    """Median over ``pixels`` ((N, 3) uint8 RGB) of log green less the mean of log red and
+    log blue."""
+    logs = np.log(pixels.astype(np.float64) + 1.0)
+    return float(np.median(logs[:, 1] - (logs[:, 0] + logs[:, 2]) / 2))
 
 
 def warmth(pixels: np.ndarray) -> float:

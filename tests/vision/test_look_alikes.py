@@ -1,5 +1,5 @@
-"""Look-alike colours (blue and black, yellow and green) told apart by the photo's own colours,
-on small painted photos."""
+"""Look-alike colours (green and black, blue and black, yellow and green) told apart by the
+photo's own colours, on small painted photos."""
 import dataclasses
 
 import numpy as np
@@ -7,7 +7,7 @@ import numpy as np
 from calibration import load_profile
 from calibration.profile import COLOR_ORDER
 from vision.cells import CityReading, Reading
-from vision.look_alikes import blueness, split_at_gap, tell_look_alikes, warmth
+from vision.look_alikes import blueness, greenness, split_at_gap, tell_look_alikes, warmth
 
 PROFILE = load_profile()
 BLUE, BLACK, RED, GREEN = (COLOR_ORDER.index(c) for c in ("blue", "black", "red", "green"))
@@ -17,16 +17,22 @@ WARM_WOOD = (170, 110, 60)
 LOOKS = {"black": (95, 92, 90), "blue": (80, 95, 150), "red": (200, 40, 30), "yellow": (150, 130, 40),
          "green": (95, 115, 30)}
 FIRST_READ = {"black": BLUE, "yellow": GREEN}
+GREEN_CLOTH = (60, 150, 50)
+# on a green cloth: translucent green darkens it without changing its hue, and reads black
+# against it; glossy black mirrors a little of the cloth, a blue piece lets its green through
+LOOKS_ON_GREEN = {"green": (30, 105, 25), "black": (70, 80, 66), "blue": (28, 90, 110), "red": (150, 40, 30)}
 
 
 def painted(pieces: list[str], looks: list[tuple[int, int, int]] | None = None,
-            sizes: list[int] | None = None) -> tuple[np.ndarray, np.ndarray, list[Reading]]:
-    """A photo of a row of pieces painted as ``LOOKS`` (or ``looks``, RGB each) on warm wood,
-    its strength map (1 on the pieces) and readings of them, of ``sizes`` (each medium if
-    None), black read blue and yellow read green (``FIRST_READ``)."""
+            sizes: list[int] | None = None, table: tuple[int, int, int] = WARM_WOOD,
+            first_read: dict[str, int] = FIRST_READ) -> tuple[np.ndarray, np.ndarray, list[Reading]]:
+    """A photo of a row of pieces painted as ``LOOKS`` (or ``looks``, RGB each) on ``table``
+    (warm wood), its strength map (1 on the pieces) and readings of them, of ``sizes``
+    (each medium if None), each read as ``first_read`` has it (black read blue and yellow
+    read green), or as its own colour."""
     rng = np.random.default_rng(5)
     rgb = np.empty((60, 40 * len(pieces) + 20, 3), np.uint8)
-    rgb[:] = WARM_WOOD
+    rgb[:] = table
     strength = np.zeros(rgb.shape[:2], np.float32)
     readings = []
     for k, name in enumerate(pieces):
@@ -36,7 +42,7 @@ def painted(pieces: list[str], looks: list[tuple[int, int, int]] | None = None,
         rgb[20:40, x0:x0 + 20] = np.clip(np.array(look) + noise, 0, 255).astype(np.uint8)
         strength[20:40, x0:x0 + 20] = 1.0
         square = np.array([[x0, 20], [x0 + 20, 20], [x0 + 20, 40], [x0, 40]], np.float64)
-        color = FIRST_READ.get(name, COLOR_ORDER.index(name))
+        color = first_read.get(name, COLOR_ORDER.index(name))
         size = 2 if sizes is None else sizes[k]
         readings.append(Reading(k, 0, color, size, 0, 0.9, (x0 + 10.0, 30.0), square))
     return rgb, strength, readings
@@ -51,6 +57,35 @@ def read(pieces: list[str], readings: list[Reading] | None = None) -> list[str]:
 def test_black_pieces_read_blue_against_warm_wood_are_read_black_by_their_own_grey():
     pieces = ["blue", "black", "red", "blue", "black", "black"]
     assert read(pieces) == pieces
+
+
+def read_on_green_cloth(pieces: list[str], first_read: dict[str, int]) -> list[str]:
+    """The colours read of ``pieces`` painted as ``LOOKS_ON_GREEN`` on a green cloth, each
+    first read as ``first_read`` has it."""
+    rgb, strength, first = painted(pieces, [LOOKS_ON_GREEN[name] for name in pieces], table=GREEN_CLOTH,
+                                   first_read=first_read)
+    reading = CityReading(None, None, 30.0, 30.0, first, np.zeros(3))
+    return [COLOR_ORDER[p.color_index] for p in tell_look_alikes(reading, rgb, strength, PROFILE).pieces]
+
+
+def test_green_pieces_read_black_against_a_green_cloth_are_read_green_by_their_own_green():
+    pieces = ["green", "black", "green", "red", "black", "green"]
+    assert read_on_green_cloth(pieces, {"green": BLACK}) == pieces
+
+
+def test_a_blue_piece_read_green_joins_the_black_group_and_is_then_told_from_black():
+    """Less green than the green pieces, it is read black by its greenness, and then blue by
+    its blueness; told the other way round, the blue pieces would not be among those read
+    blue or black, and would be read black. As warm as the green pieces, it is not read
+    yellow before."""
+    pieces = ["green", "black", "blue", "green", "black", "blue", "black"]
+    assert read_on_green_cloth(pieces, {"blue": GREEN}) == pieces
+
+
+def test_a_grey_piece_is_less_green_than_a_green_one():
+    grey = np.full((10, 3), 90, np.uint8)
+    green = np.tile(np.array([LOOKS_ON_GREEN["green"]], np.uint8), (10, 1))
+    assert abs(greenness(grey)) < 0.02 < greenness(green)
 
 
 def test_yellow_pieces_read_green_against_warm_wood_are_read_yellow_by_their_own_warmth():
