@@ -237,7 +237,7 @@ def _detect(rgb, view: tuple, found: Candidates, edges: EdgeTensor, cast: np.nda
         reading = check_reading(reading, found.strength, found.log_ratio, found.blobs, found.plain,
                                 float(np.mean(found.table[::8, ::8])), found.profile, found.strays, edges)
         reading = tell_look_alikes(reading, rgb, found.strength, found.profile)
-        reading = as_whole_set(reading, found.profile)
+        reading = as_whole_set(reading, found.profile, edges, found.log_ratio if found.plain else found.strength)
     except np.linalg.LinAlgError:
         raise BoardNotFound("the pieces found do not sit on a grid; photograph the city from above") from None
     return build_detection(reading, (w, h), found.profile, 0.0)

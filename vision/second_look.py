@@ -272,6 +272,30 @@ def _centre(shape: np.ndarray) -> tuple[float, float]:
     return tuple(float(v) for v in shape.mean(axis=0))
 
 
+def outline_contrasts(reading: CityReading, cells: list[tuple[int, int]], size: int, image: np.ndarray) -> np.ndarray:
+    """(len(cells),) how far the median of ``image`` (float32 (H, W) or (H, W, C): the log
+    ratio on a plain table, the strength on a print) inside the projected outline of a piece
+    of ``size`` on each of ``cells`` (col, row) differs from its median over a thin ring
+    round it, in the channel that differs most, both over what the pieces of ``reading``
+    leave free; 0 where the outline is mostly covered by them, or its window leaves the
+    photo."""
+    explained = _explained(reading.pieces, image.shape[:2])
+    out = np.zeros(len(cells))
+    for k, cell in enumerate(cells):
+        shapes, box = _cell_outlines(reading, cell, image.shape[:2])
+        if box is None:
+            continue
+        x0, y0, x1, y1 = box
+        free = explained[y0:y1, x0:x1] == 0
+        window = image[y0:y1, x0:x1].reshape(y1 - y0, x1 - x0, -1)
+        mask = window_mask(shapes[size - 1], box)
+        inner = (cv2.erode(mask, _GAP_KERNEL) > 0) & free
+        ring = _ring_round(mask) & free
+        if inner.sum() >= 0.5 * mask.sum() and ring.sum() >= 20:
+            out[k] = np.abs(np.median(window[inner], axis=0) - np.median(window[ring], axis=0)).max()
+    return out
+
+
 def _ring_round(mask: np.ndarray) -> np.ndarray:
     """bool mask of the thin ring round ``mask`` (uint8 window of an outline): past its
     blurred edge (``_GAP_KERNEL``) and within ``_RING_KERNEL`` of it."""

@@ -15,15 +15,19 @@ misread:
 - one piece short of a set, one kind one short and none over: the piece missed is most
   often the upper of a stack of one colour, which shows no second colour to the stack test.
   It is put on the least sure piece of its colour that is larger than it, where the rules
-  allow a piece of its size (no neighbour of that size).
+  allow a piece of its size (no neighbour of that size). Where there is no such piece, it
+  may stand unseen on an empty cell beside the city (a black piece on a dark table or a
+  print): of the empty cells where the rules allow it, the one where its outline lies along
+  the strongest edges of the photo, if that is also the one where what is inside the
+  outline differs most from the ring round it, is given it.
 
 A Small City's set is told by its count and these kinds alone: part of a standard city that
 many pieces strong nearly always holds several kinds three times over. A reading of more
 than 30 pieces cannot be told from part of a standard city.
 
 Only a piece flagged for the player to check (confidence under
-``profile.max_uncertain_confidence``) is changed, and it stays flagged: a sure reading
-stands, and the city as read then breaks the rules it breaks.
+``profile.max_uncertain_confidence``) is changed, and it stays flagged (so is a piece
+added): a sure reading stands, and the city as read then breaks the rules it breaks.
 """
 from __future__ import annotations
 
@@ -36,19 +40,24 @@ import numpy as np
 from calibration import Profile
 from calibration.profile import COLOR_ORDER
 
-from .cells import MAX_PIECES, NEIGHBOURS, PER_KIND, CityReading, Reading
-from .model import outline, seat_height_mm
+from .cells import MAX_PIECES, NEIGHBOURS, PER_KIND, CityReading, Reading, cells_beside
+from .edge_fit import EdgeTensor, outlines_strength
+from .model import BASE_MM, outline, seat_height_mm
+from .second_look import outline_contrasts
 
 log = logging.getLogger(__name__)
 
 SETS = ((PER_KIND, MAX_PIECES), (2, 30))  # (pieces of each kind, in all): the standard set, a Small City's
 
 
-def as_whole_set(reading: CityReading, profile: Profile) -> CityReading:
+def as_whole_set(reading: CityReading, profile: Profile, edges: EdgeTensor | None = None,
+                 image: np.ndarray | None = None) -> CityReading:
     """``reading`` (a :class:`vision.cells.CityReading`) with its flagged pieces read to fit a
     whole set (of ``SETS``) where it holds one piece short of the set's count or more (see
     the module's docstring), and a warning that says how many were changed; else
-    ``reading`` itself."""
+    ``reading`` itself. A piece missed on an empty cell is looked for only where the
+    photo's ``edges`` and ``image`` (float32 (H, W) or (H, W, C), what a piece differs from
+    the table by: the log ratio on a plain table, the strength on a print) are given."""
     below = profile.max_uncertain_confidence
     pieces, doubtful = _without_surplus(list(reading.pieces), below)
     left_out, kept = len(reading.pieces) - len(pieces), {id(p) for p in pieces}
@@ -56,7 +65,10 @@ def as_whole_set(reading: CityReading, profile: Profile) -> CityReading:
         if len(pieces) == count:
             pieces = _kinds_swapped(pieces, below, per_kind)
         elif len(pieces) == count - 1:
-            pieces = _stack_completed(pieces, below, reading, per_kind)
+            completed = _stack_completed(pieces, below, reading, per_kind)
+            if completed is pieces and edges is not None and image is not None:
+                completed = _unseen_added(pieces, below, reading, per_kind, edges, image)
+            pieces = completed
     changed = left_out + sum(id(p) not in kept for p in pieces)  # left out, read anew or added
     if not changed:
         return reading
@@ -142,3 +154,36 @@ def _stack_completed(pieces: list[Reading], below: float, reading: CityReading, 
                     tuple(float(v) for v in shape.mean(axis=0)), shape)
     log.info("a whole set but one: a %s stack read on (%d, %d)", COLOR_ORDER[colour], lower.col, lower.row)
     return pieces + [upper]
+
+
+def _unseen_added(pieces: list[Reading], below: float, reading: CityReading, per_kind: int, edges: EdgeTensor,
+                  image: np.ndarray) -> list[Reading]:
+    """``pieces`` (one short of a whole set, ``per_kind`` of each kind, and no larger piece
+    of the colour short to put it on) with the one piece short put on the empty cell beside
+    them, where no neighbour holds a piece of its size, on which its outline lies along the
+    strongest ``edges`` (:func:`edge_fit.outlines_strength`, its side at ``reading``'s
+    edge scale) and differs most from the ring round it in ``image``
+    (:func:`second_look.outline_contrasts`), where one cell is both; flagged (confidence
+    half of ``below``)."""
+    kinds = _kinds(pieces)
+    short = _short(kinds, per_kind)
+    if reading.edge_scale is None or len(short) != 1 or any(count > per_kind for count in kinds.values()):
+        return pieces
+    colour, size = short[0]
+    taken = {(p.col, p.row) for p in pieces}
+    sizes_at = {(p.col, p.row, p.size) for p in pieces}
+    cells = [cell for cell in cells_beside(taken, taken)
+             if not any((cell[0] + dc, cell[1] + dr, size) in sizes_at for dc, dr in NEIGHBOURS)]
+    if len(cells) < 2:
+        return pieces
+    side = BASE_MM[size] / reading.edge_scale
+    strength = outlines_strength(edges, reading.camera, np.array(cells, np.float64), np.full(len(cells), side),
+                                 np.full(len(cells), colour))
+    contrast = outline_contrasts(dataclasses.replace(reading, pieces=pieces), cells, size, image)
+    if int(np.argmax(strength)) != int(np.argmax(contrast)):
+        return pieces
+    cell = cells[int(np.argmax(strength))]
+    shape = outline(reading.camera, np.array(cell, np.float64), size, reading.pitch_mm)
+    log.info("a whole set but one: a %s piece read on (%d, %d)", COLOR_ORDER[colour], *cell)
+    return pieces + [Reading(cell[0], cell[1], colour, size, 0, below / 2, tuple(float(v) for v in shape.mean(axis=0)),
+                             shape)]

@@ -8,9 +8,12 @@ import numpy as np
 
 from calibration import load_profile
 from calibration.profile import COLOR_ORDER
+from tests.vision.pyramids import draw_pyramid
 from tests.vision.test_edge_fit import tilted_camera
+from vision.camera import Camera
 from vision.cells import CityReading, Reading
-from vision.model import outline, seat_height_mm
+from vision.edge_fit import edge_tensor
+from vision.model import BASE_MM, outline, seat_height_mm
 from vision.whole_set import as_whole_set
 
 PROFILE = load_profile()
@@ -124,3 +127,52 @@ def test_one_short_of_a_whole_set_is_read_as_a_stack_on_the_least_sure_larger_pi
         pieces[k] = dataclasses.replace(pieces[k], confidence=SURE)
     unread = reading_of(pieces)
     assert as_whole_set(unread, PROFILE) is unread
+
+
+def camera_over_the_block(pitch_px: float = 30.0, distance: float = 20.0) -> Camera:
+    """A pinhole camera ``distance`` grid units straight above the middle (8, 4) of the
+    whole set's 17 x 9 block, a grid unit ``pitch_px`` pixels wide in a 640 x 400 photo."""
+    f = pitch_px * distance
+    K = np.array([[f, 0, 320], [0, f, 200], [0, 0, 1]])
+    R = np.diag([1.0, -1.0, -1.0])
+    centre = np.array([8.0, 4.0, distance])
+    return Camera(K @ np.hstack([R, (-R @ centre)[:, None]]), centre)
+
+
+def photo_with_a_piece(camera: Camera, cell, side: float) -> tuple[np.ndarray, np.ndarray]:
+    """A 640 x 400 photo of a plain table with one black pyramid of base ``side`` (grid
+    units) on ``cell`` (col, row), a little sensor noise, and its log ratio to the table
+    (float32 (400, 640, 3))."""
+    table = np.array([150, 140, 120])
+    rgb = np.empty((400, 640, 3), np.uint8)
+    rgb[:] = table
+    draw_pyramid(rgb, camera, np.array(cell, np.float64), side, 5.0, (45, 45, 50))
+    rgb = np.clip(rgb + np.random.default_rng(3).normal(0, 2.0, rgb.shape), 0, 255).astype(np.uint8)
+    return rgb, np.log((rgb + 1.0) / (table + 1.0)).astype(np.float32)
+
+
+def test_one_short_with_no_piece_to_stack_it_on_is_read_where_edges_and_contrast_both_show_it():
+    """A black medium missing from a whole set, every black large sure (so no stack is read
+    for it), stands in the photo on an empty cell beside the city: of the cells where the
+    rules allow a medium, its outline lies along the strongest edges there and what is
+    inside it differs most from the ring round it, so it is read there, flagged. Without the
+    photo's edges nothing is added; with a medium beside that cell, nothing is put there."""
+    camera = camera_over_the_block()
+    pieces = whole_set()
+    del pieces[first(pieces, BLACK, 2)]
+    pieces = [dataclasses.replace(p, outline=outline(camera, np.array([p.col, p.row], np.float64), p.size, PITCH_MM))
+              for p in pieces]
+    rgb, log_ratio = photo_with_a_piece(camera, (3, 2), BASE_MM[2] / PITCH_MM)
+    edges = edge_tensor(rgb, (0, 0, 640, 400))
+    reading = CityReading(None, camera, PITCH_MM, PITCH_MM, pieces, np.zeros(3), edge_scale=PITCH_MM)
+    read = as_whole_set(reading, PROFILE, edges, log_ratio)
+    added = read.pieces[-1]
+    assert (added.col, added.row, added.color_index, added.size, added.level) == (3, 2, BLACK, 2, 0)
+    assert added.confidence < PROFILE.max_uncertain_confidence and set(kinds(read).values()) == {3}
+    assert "1 marked piece changed to fit it" in read.warnings[0]
+    assert as_whole_set(reading, PROFILE) is reading
+
+    beside = first(pieces, RED, 2)  # a red medium moved beside the cell: no medium may stand there
+    pieces[beside] = dataclasses.replace(pieces[beside], col=3, row=1)
+    read = as_whole_set(dataclasses.replace(reading, pieces=pieces), PROFILE, edges, log_ratio)
+    assert not any((p.col, p.row) == (3, 2) for p in read.pieces)
