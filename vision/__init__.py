@@ -16,9 +16,9 @@ edges: its size where a shadow or a lost face blurs what is seen of it), stacks 
 in a cell: a stack or not), verify (the reading checked against the photo), second_look (the
 cells beside the city looked at again, for verify), faces (a stack told by the faces of its
 lower piece, for verify), look_alikes
-(blue from black and yellow from green, told apart across the city), whole_set (a reading
-of about a whole set, read as the set: its kinds over and short tell flagged pieces
-misread), detection, overlay,
+(yellow from green, green from black and blue from black, told apart across the city),
+whole_set (a reading of about a whole set, read as the set: its kinds over and short tell
+flagged pieces misread, or a piece missed beside the city), detection, overlay,
 second_readings (readings of the photo at other sizes weighed by the game's rules),
 cast_shadows (the shadows a low lamp casts, left out of a reading made again).
 """
