@@ -286,12 +286,10 @@ def outline_contrasts(reading: CityReading, cells: list[tuple[int, int]], size: 
         if box is None:
             continue
         x0, y0, x1, y1 = box
-        free = explained[y0:y1, x0:x1] == 0
         window = image[y0:y1, x0:x1].reshape(y1 - y0, x1 - x0, -1)
-        mask = window_mask(shapes[size - 1], box)
-        inner = (cv2.erode(mask, _GAP_KERNEL) > 0) & free
-        ring = _ring_round(mask) & free
-        if inner.sum() >= 0.5 * mask.sum() and ring.sum() >= 20:
+        inside = _inside_and_ring(shapes[size - 1], shapes[size - 1], box, explained[y0:y1, x0:x1] == 0)
+        if inside is not None:
+            inner, ring = inside
             out[k] = np.abs(np.median(window[inner], axis=0) - np.median(window[ring], axis=0)).max()
     return out
 
@@ -300,6 +298,21 @@ def _ring_round(mask: np.ndarray) -> np.ndarray:
     """bool mask of the thin ring round ``mask`` (uint8 window of an outline): past its
     blurred edge (``_GAP_KERNEL``) and within ``_RING_KERNEL`` of it."""
     return cv2.dilate(mask, _RING_KERNEL) > cv2.dilate(mask, _GAP_KERNEL)
+
+
+def _inside_and_ring(inner_shape: np.ndarray, ring_shape: np.ndarray, box,
+                     free: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """bool masks of the window ``box`` (x0, y0, x1, y1): the inside of the outline
+    ``inner_shape`` past its blurred edge, and the thin ring round the outline ``ring_shape``
+    (:func:`_ring_round`), both where ``free`` (bool, the window); None where the inside
+    left free is under half the outline, or the ring under 20 pixels: mostly covered by
+    pieces already read."""
+    mask = window_mask(inner_shape, box)
+    inner = (cv2.erode(mask, _GAP_KERNEL) > 0) & free
+    ring = _ring_round(window_mask(ring_shape, box)) & free
+    if inner.sum() < 0.5 * mask.sum() or ring.sum() < 20:
+        return None
+    return inner, ring
 
 
 def _faint_piece_in_cell(cell, shapes, box, explained, log_ratio, colours, counts,
@@ -320,11 +333,10 @@ def _faint_piece_in_cell(cell, shapes, box, explained, log_ratio, colours, count
     seen = []  # (size, shape, contrast, median inside) of the sizes whose outline is mostly free
     present = False
     for size, shape in zip(SIZES, shapes):
-        mask = window_mask(shape, box)
-        inner = (cv2.erode(mask, _GAP_KERNEL) > 0) & free
-        ring = _ring_round(mask) & free
-        if inner.sum() < 0.5 * mask.sum() or ring.sum() < 20:
-            continue  # mostly covered by pieces already read
+        inside = _inside_and_ring(shape, shape, box, free)
+        if inside is None:
+            continue
+        inner, ring = inside
         outside = window[ring]
         around = np.median(outside, axis=0)
         median = np.median(window[inner], axis=0)
@@ -364,12 +376,10 @@ def _print_piece_in_cell(cell, shapes, box, explained, strength, log_ratio, colo
     x0, y0, x1, y1 = box
     free = explained[y0:y1, x0:x1] == 0
     window = strength[y0:y1, x0:x1]
-    largest = window_mask(shapes[-1], box)
-    ring = _ring_round(largest) & free
-    smallest = window_mask(shapes[0], box)
-    inner = (cv2.erode(smallest, _GAP_KERNEL) > 0) & free
-    if ring.sum() < 20 or inner.sum() < 0.5 * smallest.sum():
-        return None, False  # mostly covered by pieces already read
+    inside = _inside_and_ring(shapes[0], shapes[-1], box, free)
+    if inside is None:
+        return None, False
+    inner, ring = inside
     around = float(np.median(window[ring]))
     spread = 1.4826 * float(np.median(np.abs(window[ring] - around)))
     contrast = float(np.median(window[inner])) - around
