@@ -64,10 +64,10 @@ def as_whole_set(reading: CityReading, profile: Profile, edges: EdgeTensor | Non
     for per_kind, count in SETS:
         if len(pieces) == count:
             pieces = _kinds_swapped(pieces, below, per_kind)
-        elif len(pieces) == count - 1:
-            completed = _stack_completed(pieces, below, reading, per_kind)
+        elif len(pieces) == count - 1 and (missing := _one_kind_short(pieces, per_kind)) is not None:
+            completed = _stack_completed(pieces, below, reading, missing)
             if completed is pieces and edges is not None and image is not None:
-                completed = _unseen_added(pieces, below, reading, per_kind, edges, image)
+                completed = _unseen_added(pieces, below, reading, missing, edges, image)
             pieces = completed
     changed = left_out + sum(id(p) not in kept for p in pieces)  # left out, read anew or added
     if not changed:
@@ -129,22 +129,33 @@ def _kinds_swapped(pieces: list[Reading], below: float, per_kind: int) -> list[R
     return [dataclasses.replace(p, color_index=short[0][0]) if p is misread else p for p in pieces]
 
 
-def _stack_completed(pieces: list[Reading], below: float, reading: CityReading, per_kind: int) -> list[Reading]:
-    """``pieces`` (one short of a whole set, ``per_kind`` of each kind) with the one piece
-    short put on top of the least sure flagged piece of its colour that is alone in its cell
-    and larger than it, where no neighbour holds a piece of its size; ``reading`` gives the
-    camera and the pitch its outline is modelled at."""
+def _one_kind_short(pieces: list[Reading], per_kind: int) -> tuple[int, int] | None:
+    """The kind (colour index, size) of which ``pieces`` hold one fewer than ``per_kind``,
+    where it is the only kind short and none is over; else None."""
     kinds = _kinds(pieces)
     short = _short(kinds, per_kind)
     if len(short) != 1 or any(count > per_kind for count in kinds.values()):
-        return pieces
-    colour, size = short[0]
-    by_cell: dict[tuple[int, int], list[Reading]] = {}
-    for p in pieces:
-        by_cell.setdefault((p.col, p.row), []).append(p)
-    lowers = [p for p in pieces if len(by_cell[(p.col, p.row)]) == 1 and p.color_index == colour
-              and p.size > size and p.confidence < below
-              and not any(q.size == size for dc, dr in NEIGHBOURS for q in by_cell.get((p.col + dc, p.row + dr), ()))]
+        return None
+    return short[0]
+
+
+def _size_beside(cell: tuple[int, int], size: int, placed: set[tuple[int, int, int]]) -> bool:
+    """Whether a cell next to ``cell`` (col, row) holds a piece of ``size``, by ``placed``
+    (the (col, row, size) of each piece)."""
+    return any((cell[0] + dc, cell[1] + dr, size) in placed for dc, dr in NEIGHBOURS)
+
+
+def _stack_completed(pieces: list[Reading], below: float, reading: CityReading,
+                     missing: tuple[int, int]) -> list[Reading]:
+    """``pieces`` (one short of a whole set, the kind ``missing`` (colour index, size)) with
+    the piece missing put on top of the least sure flagged piece of its colour that is
+    alone in its cell and larger than it, where no neighbour holds a piece of its size;
+    ``reading`` gives the camera and the pitch its outline is modelled at."""
+    colour, size = missing
+    per_cell = Counter((p.col, p.row) for p in pieces)
+    placed = {(p.col, p.row, p.size) for p in pieces}
+    lowers = [p for p in pieces if per_cell[(p.col, p.row)] == 1 and p.color_index == colour and p.size > size
+              and p.confidence < below and not _size_beside((p.col, p.row), size, placed)]
     if not lowers:
         return pieces
     lower = min(lowers, key=lambda p: (p.confidence, p.row, p.col))
@@ -156,24 +167,21 @@ def _stack_completed(pieces: list[Reading], below: float, reading: CityReading, 
     return pieces + [upper]
 
 
-def _unseen_added(pieces: list[Reading], below: float, reading: CityReading, per_kind: int, edges: EdgeTensor,
-                  image: np.ndarray) -> list[Reading]:
-    """``pieces`` (one short of a whole set, ``per_kind`` of each kind, and no larger piece
-    of the colour short to put it on) with the one piece short put on the empty cell beside
-    them, where no neighbour holds a piece of its size, on which its outline lies along the
-    strongest ``edges`` (:func:`edge_fit.outlines_strength`, its side at ``reading``'s
-    edge scale) and differs most from the ring round it in ``image``
+def _unseen_added(pieces: list[Reading], below: float, reading: CityReading, missing: tuple[int, int],
+                  edges: EdgeTensor, image: np.ndarray) -> list[Reading]:
+    """``pieces`` (one short of a whole set, the kind ``missing`` (colour index, size), and
+    no larger piece of its colour to put it on) with the piece missing put on the empty
+    cell beside them, where no neighbour holds a piece of its size, on which its outline
+    lies along the strongest ``edges`` (:func:`edge_fit.outlines_strength`, its side at
+    ``reading``'s edge scale) and differs most from the ring round it in ``image``
     (:func:`second_look.outline_contrasts`), where one cell is both; flagged (confidence
     half of ``below``)."""
-    kinds = _kinds(pieces)
-    short = _short(kinds, per_kind)
-    if reading.edge_scale is None or len(short) != 1 or any(count > per_kind for count in kinds.values()):
+    if reading.edge_scale is None:
         return pieces
-    colour, size = short[0]
+    colour, size = missing
     taken = {(p.col, p.row) for p in pieces}
-    sizes_at = {(p.col, p.row, p.size) for p in pieces}
-    cells = [cell for cell in cells_beside(taken, taken)
-             if not any((cell[0] + dc, cell[1] + dr, size) in sizes_at for dc, dr in NEIGHBOURS)]
+    placed = {(p.col, p.row, p.size) for p in pieces}
+    cells = [cell for cell in cells_beside(taken, taken) if not _size_beside(cell, size, placed)]
     if len(cells) < 2:
         return pieces
     side = BASE_MM[size] / reading.edge_scale
