@@ -114,15 +114,21 @@ def _surplus(reading: CityReading, colours: tuple[int, int]) -> int:
 def blueness(pixels: np.ndarray) -> float:
     """Median over ``pixels`` ((N, 3) uint8 RGB) of log blue less the mean of log red and
     log green."""
-    logs = np.log(pixels.astype(np.float64) + 1.0)
-    return float(np.median(logs[:, 2] - (logs[:, 0] + logs[:, 1]) / 2))
+    return _channel_excess(pixels, 2)
 
 
 def greenness(pixels: np.ndarray) -> float:
     """Median over ``pixels`` ((N, 3) uint8 RGB) of log green less the mean of log red and
     log blue."""
+    return _channel_excess(pixels, 1)
+
+
+def _channel_excess(pixels: np.ndarray, channel: int) -> float:
+    """Median over ``pixels`` ((N, 3) uint8 RGB) of the log of ``channel`` less the mean of
+    the logs of the other two."""
     logs = np.log(pixels.astype(np.float64) + 1.0)
-    return float(np.median(logs[:, 1] - (logs[:, 0] + logs[:, 2]) / 2))
+    first, second = (c for c in range(3) if c != channel)
+    return float(np.median(logs[:, channel] - (logs[:, first] + logs[:, second]) / 2))
 
 
 def warmth(pixels: np.ndarray) -> float:
