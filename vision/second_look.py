@@ -47,6 +47,10 @@ _CORNERS = ((-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5))
 # the gradient of a table in a photo is never below that of a camera's least sensor noise
 # (Sobel magnitude of 0.5% noise in log units); a noise-free image must not make every edge strong
 _LEAST_EDGE_LEVEL = 0.02
+# the table's own gradient (relative_edges) is measured in this many blocks along the photo's
+# longer side, in each where at least _EDGE_BLOCK_TABLE of it is table away from the city
+_EDGE_BLOCKS = 6
+_EDGE_BLOCK_TABLE = 0.25
 # the faint and print tests' ring, in working-resolution pixels: it starts past the outline's
 # blurred edge and is a few pixels wide, thin enough to hold only the table right beside a piece
 _GAP_KERNEL = np.ones((3, 3), np.uint8)
@@ -594,13 +598,56 @@ def _side_means(window: np.ndarray, box, centre: np.ndarray, sides: list[np.ndar
         means.append(float(window[part].mean()) if part.sum() > 5 else 0.0)
     return means
 
-def relative_edges(log_ratio: np.ndarray, differs: np.ndarray) -> np.ndarray:
+def relative_edges(log_ratio: np.ndarray, differs: np.ndarray, reading: CityReading) -> np.ndarray:
     """Gradient magnitude of the log brightness (the mean log ratio, float32 (H, W, 3)) in
-    units of its median over the table (where ``differs``, uint8 (H, W), is 0): float32 (H, W)."""
+    units of the table's own nearby (:func:`_table_edge_level`): float32 (H, W). A sensor's
+    noise is about the same in linear units all over a photo, so in log units it grows
+    where the table lies in shade: a table lit from one side is rough in the log where it is
+    dark, smooth where it is lit. The table's own is measured where ``differs`` (uint8
+    (H, W)) is 0, away from the city of ``reading`` and the cells round it
+    (:func:`_city_area`), where the edges of the pieces unseen would add to it."""
     brightness = (log_ratio[..., 0] + log_ratio[..., 1] + log_ratio[..., 2]) / 3
     gx = cv2.Sobel(brightness, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(brightness, cv2.CV_32F, 0, 1, ksize=3)
     magnitude = cv2.magnitude(gx, gy)
-    table = differs[::2, ::2] == 0
-    level = float(np.median(magnitude[::2, ::2][table])) if table.any() else 0.0
-    return magnitude / max(level, _LEAST_EDGE_LEVEL)
+    table = (differs == 0) & (_city_area(reading, differs.shape) == 0)
+    return magnitude / _table_edge_level(magnitude, table if table.any() else differs == 0)
+
+
+def _city_area(reading: CityReading, shape: tuple[int, int]) -> np.ndarray:
+    """uint8 (H, W) mask of ``shape``, 1 within the convex hull of the cells of ``reading``'s
+    pieces and the cells beside them."""
+    cells = {(p.col + dc, p.row + dr) for p in reading.pieces for dc in (-1, 0, 1) for dr in (-1, 0, 1)}
+    corners = np.array([[col + dc, row + dr, 0.0] for col, row in cells for dc, dr in _CORNERS])
+    hull = cv2.convexHull(np.round(reading.camera.project(corners)).astype(np.int32))
+    area = np.zeros(shape, np.uint8)
+    cv2.fillConvexPoly(area, hull, 1)
+    return area
+
+
+def _table_edge_level(magnitude: np.ndarray, table: np.ndarray) -> np.ndarray:
+    """float32 (H, W): the median of ``magnitude`` (float32 (H, W)) over the ``table`` (bool
+    (H, W), some true) pixels of each of ``_EDGE_BLOCKS`` blocks along the longer side of the
+    photo (and as many of the same size along the other), interpolated between the blocks'
+    centres, never under ``_LEAST_EDGE_LEVEL``. A block holding too little table takes the
+    mean of its neighbours' (those that have one, round by round)."""
+    h, w = magnitude.shape
+    side = int(np.ceil(max(h, w) / _EDGE_BLOCKS))
+    rows, cols = -(-h // side), -(-w // side)
+    levels = np.full((rows, cols), np.nan, np.float32)
+    for r in range(rows):
+        for c in range(cols):
+            block = (slice(r * side, (r + 1) * side, 2), slice(c * side, (c + 1) * side, 2))
+            on_table = magnitude[block][table[block]]
+            if on_table.size >= _EDGE_BLOCK_TABLE * table[block].size:
+                levels[r, c] = np.median(on_table)
+    if np.isnan(levels).all():
+        levels[:] = np.median(magnitude[table])
+    while np.isnan(levels).any():
+        padded = np.pad(levels, 1, constant_values=np.nan)
+        around = np.stack([padded[:-2, 1:-1], padded[2:, 1:-1], padded[1:-1, :-2], padded[1:-1, 2:]])
+        known = np.isfinite(around)
+        mean = np.where(known, around, 0).sum(axis=0) / np.maximum(known.sum(axis=0), 1)
+        levels = np.where(np.isnan(levels) & known.any(axis=0), mean, levels).astype(np.float32)
+    levels = np.maximum(levels, _LEAST_EDGE_LEVEL)
+    return cv2.resize(levels, (cols * side, rows * side), interpolation=cv2.INTER_LINEAR)[:h, :w]

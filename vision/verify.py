@@ -54,7 +54,8 @@ def check_reading(reading: CityReading, strength: np.ndarray, log_ratio: np.ndar
     brighter than ``edge_table_level`` are pieces looked for by their edges alone, and black
     pieces sized by them, :func:`vision.second_look.black_sizes_from_edges`)."""
     differs = (strength > profile.unseen_threshold).astype(np.uint8)
-    edges = relative_edges(log_ratio, differs) if plain and table_level <= profile.edge_table_level else None
+    dim = plain and table_level <= profile.edge_table_level
+    edges = relative_edges(log_ratio, differs, reading) if dim else None
     kept = drop_shapeless(reading, differs, profile)
     colours = PhotoColours.of(blobs, reading.color_offset, plain, profile)
     found = add_unseen(kept, differs, strength, log_ratio, colours, edges, profile, outline_edges)

@@ -278,6 +278,22 @@ def test_a_black_piece_turned_and_off_its_cell_centre_is_found_by_its_outline_on
     assert flagged_additions(found, 2) == [(2, 0, "black", 3, True)]
 
 
+@pytest.mark.parametrize("sides, found", [(0, False), (4, True)])
+def test_the_rough_shade_of_a_table_lit_from_one_side_is_no_black_piece(sides, found):
+    """A dark table lit from one side, its right part in shade at a fifth of the light: a
+    sensor's noise is the same in linear units all over it, so in the log that part is five
+    times as rough as the lit one. Against the table's own gradient nearby, that noise is
+    no piece (against the whole table's, it would show edges all round the empty cells
+    there); a black piece in the shade still shows its edges."""
+    reading = straight_down_reading([(0, 0, "red", 3), (1, 0, "yellow", 1), (2, 0, "green", 2)])
+    strength, log_ratio = edged_scene(reading, (3, 0), 2, sides=sides, ridges=bool(sides), strong=0.4)
+    shade = np.s_[:, 350:]  # from the right side of cell (2, 0) on
+    log_ratio[shade] += np.random.default_rng(4).normal(0, 0.049, log_ratio[shade].shape).astype(np.float32)
+    strength = np.abs(log_ratio).max(axis=2)
+    added = flagged_additions(check_reading(reading, strength, log_ratio, blobs_of(reading), True, DIM, PROFILE), 3)
+    assert added == ([(3, 0, "black", 2, True)] if found else [])
+
+
 @pytest.mark.parametrize("sides", [1, 2])
 def test_an_edge_on_one_or_two_sides_of_a_cell_is_not_a_piece(sides):
     """The edge of a shadow or of something lying there runs along one side, or round a
