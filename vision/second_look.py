@@ -605,12 +605,14 @@ def relative_edges(log_ratio: np.ndarray, differs: np.ndarray, reading: CityRead
     where the table lies in shade: a table lit from one side is rough in the log where it is
     dark, smooth where it is lit. The table's own is measured where ``differs`` (uint8
     (H, W)) is 0, away from the city of ``reading`` and the cells round it
-    (:func:`_city_area`), where the edges of the pieces unseen would add to it."""
+    (:func:`_city_area`), where the edges of the pieces unseen would add to it, and where it
+    has some gradient: beyond the table's edge and over a smooth thing on it, the table is
+    what is seen (log ratio 0), and measured there the table would look smooth."""
     brightness = (log_ratio[..., 0] + log_ratio[..., 1] + log_ratio[..., 2]) / 3
     gx = cv2.Sobel(brightness, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(brightness, cv2.CV_32F, 0, 1, ksize=3)
     magnitude = cv2.magnitude(gx, gy)
-    table = (differs == 0) & (_city_area(reading, differs.shape) == 0)
+    table = (differs == 0) & (_city_area(reading, differs.shape) == 0) & (magnitude > 0)
     return magnitude / _table_edge_level(magnitude, table if table.any() else differs == 0)
 
 

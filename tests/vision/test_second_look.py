@@ -16,6 +16,7 @@ from tests.vision.test_verify import (BRIGHT, DIM, LEVEL, PITCH_MM, PITCH_PX, PR
 from vision.edge_fit import edge_tensor
 from vision.model import BASE_MM, HEIGHT_PER_SIDE, outline, pyramid_corners
 from vision.pieces import Blob
+from vision.second_look import relative_edges
 from vision.verify import check_reading
 
 
@@ -276,6 +277,22 @@ def test_a_black_piece_turned_and_off_its_cell_centre_is_found_by_its_outline_on
     found = check_reading(reading, strength, log_ratio, blobs_of(reading), True, DIM, PROFILE,
                           outline_edges=edge_tensor(photo, (0, 0) + SIZE))
     assert flagged_additions(found, 2) == [(2, 0, "black", 3, True)]
+
+
+def test_edges_are_measured_against_the_table_s_own_roughness_nearby():
+    """A table's noise reads about 1 all over: in its lit part, in its shade (three times as
+    rough in the log), and beside the floor beyond its edge, where the table is what is seen
+    (a log ratio of 0, without any gradient, which is no measure of the table's roughness)."""
+    reading = straight_down_reading([(0, 0, "red", 3), (1, 0, "yellow", 1)])
+    _, log_ratio = scene(reading, hidden=[])
+    rng = np.random.default_rng(4)
+    log_ratio += rng.normal(0, 0.03, log_ratio.shape).astype(np.float32)
+    log_ratio[:, 480:] += rng.normal(0, 0.085, log_ratio[:, 480:].shape).astype(np.float32)
+    log_ratio[:95] = 0.0  # the floor beyond the table's far edge
+    differs = (np.abs(log_ratio).max(axis=2) > PROFILE.unseen_threshold).astype(np.uint8)
+    edges = relative_edges(log_ratio, differs, reading)
+    for part in (np.s_[300:, :300], np.s_[300:, 560:], np.s_[100:140, 20:100]):  # lit, shade, by the floor
+        assert 0.8 < np.median(edges[part]) < 1.25, part
 
 
 @pytest.mark.parametrize("sides, found", [(0, False), (4, True)])
