@@ -629,10 +629,11 @@ def _city_area(reading: CityReading, shape: tuple[int, int]) -> np.ndarray:
 
 def _table_edge_level(magnitude: np.ndarray, table: np.ndarray) -> np.ndarray:
     """float32 (H, W): the median of ``magnitude`` (float32 (H, W)) over the ``table`` (bool
-    (H, W), some true) pixels of each of ``_EDGE_BLOCKS`` blocks along the longer side of the
-    photo (and as many of the same size along the other), interpolated between the blocks'
-    centres, never under ``_LEAST_EDGE_LEVEL``. A block holding too little table takes the
-    mean of its neighbours' (those that have one, round by round)."""
+    (H, W)) pixels of each of ``_EDGE_BLOCKS`` blocks along the longer side of the photo (and
+    as many of the same size along the other), interpolated between the blocks' centres,
+    never under ``_LEAST_EDGE_LEVEL``. A block holding too little table takes the mean of its
+    neighbours' (those that have one, round by round); with no table at all, every level is
+    ``_LEAST_EDGE_LEVEL``."""
     h, w = magnitude.shape
     side = int(np.ceil(max(h, w) / _EDGE_BLOCKS))
     rows, cols = -(-h // side), -(-w // side)
@@ -644,7 +645,7 @@ def _table_edge_level(magnitude: np.ndarray, table: np.ndarray) -> np.ndarray:
             if on_table.size >= _EDGE_BLOCK_TABLE * table[block].size:
                 levels[r, c] = np.median(on_table)
     if np.isnan(levels).all():
-        levels[:] = np.median(magnitude[table])
+        levels[:] = np.median(magnitude[table]) if table.any() else _LEAST_EDGE_LEVEL
     while np.isnan(levels).any():
         padded = np.pad(levels, 1, constant_values=np.nan)
         around = np.stack([padded[:-2, 1:-1], padded[2:, 1:-1], padded[1:-1, :-2], padded[1:-1, 2:]])

@@ -295,6 +295,17 @@ def test_edges_are_measured_against_the_table_s_own_roughness_nearby():
         assert 0.8 < np.median(edges[part]) < 1.25, part
 
 
+def test_edges_with_no_table_to_measure_are_in_units_of_the_least_noise():
+    """Where every pixel differs from the table, its roughness cannot be measured: the edges
+    are in units of the least gradient a camera's noise has."""
+    reading = straight_down_reading([(0, 0, "red", 3)])
+    log_ratio = np.random.default_rng(1).normal(0, 0.3, (SIZE[1], SIZE[0], 3)).astype(np.float32)
+    edges = relative_edges(log_ratio, np.ones(log_ratio.shape[:2], np.uint8), reading)
+    brightness = log_ratio.mean(axis=2)
+    magnitude = np.hypot(cv2.Sobel(brightness, cv2.CV_32F, 1, 0), cv2.Sobel(brightness, cv2.CV_32F, 0, 1))
+    assert np.allclose(edges, magnitude / 0.02, rtol=1e-3, atol=1e-3)  # second_look._LEAST_EDGE_LEVEL
+
+
 @pytest.mark.parametrize("sides, found", [(0, False), (4, True)])
 def test_the_rough_shade_of_a_table_lit_from_one_side_is_no_black_piece(sides, found):
     """A dark table lit from one side, its right part in shade at a fifth of the light: a
