@@ -25,6 +25,12 @@ band below by less than their spread; but it has a hue. So on a black piece the 
 also compared in chroma alone (each pixel's log ratio less its mean over the channels),
 where a glint does not count, and the upper piece's colour is the tint of that change (or,
 where only the band above reads black, a black piece rests on a tinted one).
+
+The lower piece's faces below the seat tell a stack read as its upper piece alone too: a
+tinted lower piece over a light table, or dimmed by the light it passes, can differ from the
+table too little to be seen at first. Round the piece read they show as a ring a few pixels
+wide, of one tint all round and ending at the lower's base; a shadow lies on the side away
+from the lamp and reaches past it, and a tinted piece's shadow is of its own tint.
 """
 from __future__ import annotations
 
@@ -42,7 +48,7 @@ from calibration.profile import BLACK
 from .camera import Camera
 from .cells import NEIGHBOURS, CityReading, Reading
 from .colour import log_chroma
-from .model import HEIGHT_MM, HEIGHT_PER_SIDE, faces_seen, outline, pyramid_corners, seat_height_mm
+from .model import BASE_MM, HEIGHT_MM, HEIGHT_PER_SIDE, faces_seen, outline, pyramid_corners, seat_height_mm
 
 logger = logging.getLogger(__name__)
 
@@ -53,6 +59,7 @@ _BESIDE = 0.1  # the table band beside a face's base: this share of the base's s
 _MIN_BAND_PIXELS = 6
 _MIN_FACES = 2
 _SPREAD_FLOOR = 0.02  # log units added to the bands' spread: a flat render or a clipped face has none
+_RING_FACES = 3  # faces a lower piece's ring shows on: all round but one side, as vision.stacks asks
 _DOUBTED_CONFIDENCE = 0.9  # of the flagging threshold: a piece that may be a stack is flagged
 
 
@@ -238,9 +245,11 @@ def _square_at(camera: Camera, centre: tuple[float, float], side: float, turn: f
                            np.array([full * (1 - height)]), lifts=full * height, turns=turn)[0]
 
 
-def _band_pixels(log_ratio: np.ndarray, low: np.ndarray, high: np.ndarray, k: int) -> np.ndarray:
+def _band_pixels(log_ratio: np.ndarray, low: np.ndarray, high: np.ndarray, k: int,
+                 hidden: np.ndarray | None = None) -> np.ndarray:
     """(M, 3) values of ``log_ratio`` in the band of face ``k`` between the cross-sections
-    ``low`` and ``high`` ((4, 2) (x, y) corners each)."""
+    ``low`` and ``high`` ((4, 2) (x, y) corners each), less the pixels within the convex hull
+    of the points ``hidden`` ((K, 2) (x, y)) where given."""
     quad = np.array([low[k], low[(k + 1) % 4], high[(k + 1) % 4], high[k]])
     h, w = log_ratio.shape[:2]
     x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int), 0)
@@ -249,4 +258,128 @@ def _band_pixels(log_ratio: np.ndarray, low: np.ndarray, high: np.ndarray, k: in
         return np.zeros((0, 3), np.float32)
     mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
     cv2.fillConvexPoly(mask, np.round(quad - (x0, y0)).astype(np.int32), 1)
+    if hidden is not None:
+        hull = cv2.convexHull(hidden.astype(np.float32)).reshape(-1, 2)
+        cv2.fillConvexPoly(mask, np.round(hull - (x0, y0)).astype(np.int32), 0)
     return log_ratio[y0:y1, x0:x1][mask > 0]
+
+
+def add_ring_stacks(reading: CityReading, log_ratio: np.ndarray, poses: dict[tuple[int, int, int], np.ndarray],
+                    tint_of: Callable[[np.ndarray], int], profile: Profile) -> CityReading:
+    """``reading`` with each cell holding one small or medium tinted piece read again as the
+    upper of a stack where a larger piece's ring shows round it: the lower piece's faces
+    below the seat, laid under the piece (:func:`_lower_pose`, the piece's pose from ``poses``
+    as for :func:`add_face_stacks`), differ by at least ``profile.stack_face_contrast`` both
+    from the table beside the base and from the band above the seat (the piece itself) on
+    every face seen, ``_RING_FACES`` of them at least (:func:`ring_contrast`), and from that
+    table in chroma by at least ``profile.stack_tint_contrast``; and the change from the
+    table on every face is of one tint (``tint_of``), not the piece's own (a tinted piece's
+    shadow is of its own tint). A lower size an orthogonal neighbour holds is not tried, and
+    the first size (smallest) that passes is kept. The stack's pieces are as sure as the
+    least difference is past its threshold (sure at twice it), times the piece read's
+    confidence.
+
+    A lower piece of tinted plastic over a light table, or one dimmed by the light it lets
+    through, can differ from the table by less than the candidates' threshold, so that only
+    the upper piece is seen; the ring is a few pixels wide but runs round the whole piece,
+    where a shadow lies on the side away from the lamp and reaches past the lower's base."""
+    if reading.edge_scale is None:
+        return reading
+    by_cell: dict[tuple[int, int], list[Reading]] = {}
+    for p in reading.pieces:
+        by_cell.setdefault((p.col, p.row), []).append(p)
+    stacks = {}
+    for (col, row), pieces in by_cell.items():
+        piece = pieces[0]
+        if len(pieces) > 1 or piece.size == 3 or piece.color_index == BLACK or (col, row, piece.size) not in poses:
+            continue
+        beside = {q.size for dc, dr in NEIGHBOURS for q in by_cell.get((col + dc, row + dr), [])}
+        for lower in sorted(set(range(piece.size + 1, 4)) - beside):
+            lift = seat_height_mm(lower, piece.size)
+            pose = _lower_pose(reading.camera, (col, row), poses[col, row, piece.size], lift / reading.pitch_mm,
+                               BASE_MM[lower] / reading.edge_scale)
+            ring = ring_contrast(log_ratio, reading.camera, (col, row), pose, lift / HEIGHT_MM[lower],
+                                 BASE_MM[piece.size] / BASE_MM[lower])
+            if (ring is None or len(ring.difference) < _RING_FACES or min(ring.difference) < profile.stack_face_contrast
+                    or min(ring.tint_difference) < profile.stack_tint_contrast):
+                continue
+            tints = {tint_of(change) for change in ring.change}
+            if len(tints) == 1 and piece.color_index not in tints:
+                ratio = min(ring.difference) / profile.stack_face_contrast
+                stacks[id(piece)] = _ring_stack(reading, piece, lower, tints.pop(), ratio)
+                break
+    if stacks:
+        logger.info("%d stack(s) told by the ring of their lower pieces", len(stacks))
+    return dataclasses.replace(reading, pieces=[q for p in reading.pieces for q in stacks.get(id(p), [p])])
+
+
+@dataclass(frozen=True)
+class RingContrast:
+    """How a lower piece's faces below the seat show round the piece resting on it
+    (:func:`ring_contrast`), per face seen: ``difference`` (from the table beside the base
+    and from the band above the seat, the lesser, in units of the bands' spread, weighted as
+    in :func:`face_contrast`), ``tint_difference`` (from the table, in chroma alone,
+    unweighted) and ``change`` (3,) (the band's mean log ratio less the table's)."""
+
+    difference: np.ndarray
+    tint_difference: np.ndarray
+    change: np.ndarray
+
+
+def ring_contrast(log_ratio: np.ndarray, camera: Camera, cell: tuple[int, int], pose: np.ndarray, seat: float,
+                  upper_share: float) -> RingContrast | None:
+    """How the faces of the pyramid at ``pose`` (as for :func:`face_contrast`) on ``cell``
+    (col, row) show below the height ``seat`` (a fraction of its height) round a pyramid
+    resting there whose base side is ``upper_share`` of its own: on each face seen, the band
+    below the seat less what that upper pyramid hides of it, against the table beside the
+    base and the band above the seat (:class:`RingContrast`). None where fewer than
+    ``_MIN_FACES`` faces show all three bands."""
+    side, dx, dy, turn = (float(v) for v in pose)
+    centre, turn = (cell[0] + dx, cell[1] + dy), np.radians(turn)
+    bounds = (_GAP, seat - _GAP, seat + _GAP, min(seat + _BAND, _TOP))
+    squares = [_square_at(camera, centre, side, turn, f) for f in bounds]
+    beside = [_square_at(camera, centre, side * (1 + 2 * g), turn, 0.0) for g in (_GAP, _GAP + _BESIDE)]
+    full = side * HEIGHT_PER_SIDE
+    upper = pyramid_corners(camera, np.array([centre], np.float64), np.array([side * upper_share]),
+                            np.array([full * upper_share]), lifts=full * seat, turns=turn)[0]
+    differences, tint_differences, changes, shown = [], [], [], []
+    for k in np.nonzero(faces_seen(squares[0][None, :4], squares[0][None, 4])[0])[0]:
+        table = _band_pixels(log_ratio, beside[0][:4], beside[1][:4], k)
+        ring = _band_pixels(log_ratio, squares[0][:4], squares[1][:4], k, hidden=upper)
+        above = _band_pixels(log_ratio, squares[2][:4], squares[3][:4], k)
+        if min(len(table), len(ring), len(above)) < _MIN_BAND_PIXELS:
+            continue
+        differences.append(min(_difference(ring, table), _difference(ring, above)))
+        tint_differences.append(_difference(log_chroma(ring), log_chroma(table)))
+        changes.append(ring.mean(axis=0) - table.mean(axis=0))
+        shown.append(len(ring))
+    if len(differences) < _MIN_FACES:
+        return None
+    forgiven = max(shown) / np.array(shown, np.float64)
+    return RingContrast(forgiven * differences, np.array(tint_differences), np.array(changes))
+
+
+def _lower_pose(camera: Camera, cell: tuple[int, int], pose: np.ndarray, lift: float, side: float) -> np.ndarray:
+    """The pose (as :func:`edge_fit.fit_poses` gives) of a lower piece of base ``side``
+    (grid units) under the piece at ``pose`` on ``cell`` (col, row), that piece resting
+    ``lift`` grid units up: the point where its base centre is seen, taken back to the plane
+    at that height (the pose was fitted on the table, and a raised piece seen from aside
+    looks shifted), and the piece's turn."""
+    seen = camera.project(np.array([[cell[0] + pose[1], cell[1] + pose[2], 0.0]]))[0]
+    plane = np.column_stack([camera.P[:, 0], camera.P[:, 1], camera.P[:, 2] * lift + camera.P[:, 3]])
+    x, y, w = np.linalg.solve(plane, np.array([seen[0], seen[1], 1.0]))
+    return np.array([side, x / w - cell[0], y / w - cell[1], pose[3]])
+
+
+def _ring_stack(reading: CityReading, piece: Reading, lower: int, colour: int, ratio: float) -> list[Reading]:
+    """``piece`` as the upper of the stack :func:`add_ring_stacks` reads on its cell: on a
+    piece of size ``lower`` and colour index ``colour``, its ring's difference ``ratio``
+    times its threshold. The lower piece's centre is where its base centre is seen."""
+    sure = float(np.clip(ratio - 1.0, 0.0, 1.0)) * piece.confidence
+    lift = seat_height_mm(lower, piece.size)
+    colrow = np.array([piece.col, piece.row], np.float64)
+    centre = tuple(float(v) for v in reading.camera.project(np.append(colrow, 0.0)[None])[0])
+    return [Reading(piece.col, piece.row, colour, lower, 0, sure, centre,
+                    outline(reading.camera, colrow, lower, reading.pitch_mm)),
+            dataclasses.replace(piece, level=1, confidence=sure,
+                                outline=outline(reading.camera, colrow, piece.size, reading.pitch_mm, lift))]

@@ -5,7 +5,8 @@ table.
 Readings whose outline is mostly table are dropped: they are bits of something else (a rule
 card's print, the edge of a shadow) that happened to fall on the grid. Then empty cells
 beside the city, and candidates apart from it, get a second look (:mod:`vision.second_look`),
-and stacks are told by their lower piece's faces (:mod:`vision.faces`).
+and stacks are told by their lower piece's faces (:mod:`vision.faces`), whether it was read
+or only the piece resting on it.
 
 Last, a reading with hardly any edge along its outline is dropped: a smooth change of the
 table's shade can differ from the table estimate as a piece does, but has no outline.
@@ -22,7 +23,7 @@ from calibration.profile import COLOR_ORDER
 
 from .cells import CityReading, cells_beside
 from .edge_fit import EdgeTensor, fit_poses, outline_strengths, weakest_sides
-from .faces import add_face_stacks
+from .faces import add_face_stacks, add_ring_stacks
 from .model import BASE_MM, window_mask
 from .pieces import Blob
 from .second_look import PhotoColours, add_strays, add_unseen, black_sizes_from_edges, relative_edges
@@ -42,6 +43,8 @@ def check_reading(reading: CityReading, strength: np.ndarray, log_ratio: np.ndar
     readings with no edge along their outline (:func:`drop_edgeless`: only the neighbours
     left may rule out a stack's upper size), with the stacks whose lower piece's faces tell
     them (:func:`vision.faces.add_face_stacks`, their colours read as a second look's are),
+    and those read as their upper piece alone whose lower piece's ring shows round it
+    (:func:`vision.faces.add_ring_stacks`),
     and the ``strays`` (candidates apart from the city) that stand on the grid as a piece
     would (:func:`vision.second_look.add_strays`), less those with no edge along their
     outline in turn; last, on a dim plain table, with the empty cells where a piece may
@@ -64,6 +67,7 @@ def check_reading(reading: CityReading, strength: np.ndarray, log_ratio: np.ndar
     found = drop_edgeless(found, poses, outline_edges, profile)
     found = add_face_stacks(found, log_ratio, poses, lambda feature: colours.color(feature, _NONE_FULL), colours.tint,
                             profile)
+    found = add_ring_stacks(found, log_ratio, poses, colours.tint, profile)
     found = add_strays(found, strays, log_ratio, colours, profile)
     poses = piece_poses(found, outline_edges, poses)
     found = drop_edgeless(found, poses, outline_edges, profile)

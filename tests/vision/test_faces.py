@@ -9,7 +9,7 @@ from calibration import load_profile
 from calibration.profile import BLACK, COLOR_ORDER
 from vision.cells import CityReading, Reading
 from vision.edge_fit import edge_tensor, fit_poses
-from vision.faces import add_face_stacks, face_contrast
+from vision.faces import add_face_stacks, add_ring_stacks, face_contrast
 from vision.model import BASE_MM, HEIGHT_MM, seat_height_mm
 from vision.second_look import PhotoColours
 from vision.verify import piece_poses
@@ -252,3 +252,70 @@ def test_a_change_from_the_lower_s_tint_with_too_little_hue_reads_no_stack_but_i
 
     assert read_with(2 * contrast.tint_difference) == [(3, 0, True)]
     assert len(read_with(contrast.tint_difference / 2)) == 2
+
+
+def ringed(camera, halo=None):
+    """A photo of a yellow medium resting on a blue large at cell (0, 0) and a yellow medium
+    alone at (2, 0), the single one ringed by ``halo`` (an RGB colour, a band as wide as a
+    large base's reaches past a medium's) where given."""
+    yellow = DRAWN["yellow"]
+    rgb = photo_of(camera, [((0, 0), [(3, BLUE), (2, yellow)])])
+    if halo is not None:
+        draw_pyramid(rgb, camera, (2, 0), BASE_MM[3] / PITCH_MM, 0.0, halo, 0.0)
+    draw_pyramid(rgb, camera, (2, 0), BASE_MM[2] / PITCH_MM, 0.0, yellow, 0.0)
+    return rgb
+
+
+@pytest.mark.parametrize("tilt", [0.0, 20.0])
+@pytest.mark.parametrize("halo", [None, (70, 70, 70), (160, 120, 10)])
+def test_a_piece_ringed_by_a_larger_one_of_another_tint_is_read_as_the_upper_of_a_stack(tilt, halo):
+    """Of two yellow mediums read alone, the one resting on a blue large, whose ring shows
+    round it, becomes a stack of a yellow medium on a blue large; the other stays as it was,
+    alone or ringed by a grey shadow or by a deeper yellow (the light its own plastic casts:
+    a ring of the piece's own tint is no other piece)."""
+    camera = tilted_camera(tilt)
+    rgb = ringed(camera, halo)
+    yellow, blue = COLOR_ORDER.index("yellow"), COLOR_ORDER.index("blue")
+    reading = reading_of(camera, [((0, 0), 2, yellow), ((2, 0), 2, yellow)])
+    poses = piece_poses(reading, edge_tensor(rgb, (0, 0, 480, 360)))
+    found = add_ring_stacks(reading, log_ratio_of(rgb), poses, drawn_colours().tint, load_profile())
+    assert sorted((p.col, p.row, p.size, p.level, p.color_index) for p in found.pieces) == [
+        (0, 0, 2, 1, yellow), (0, 0, 3, 0, blue), (2, 0, 2, 0, yellow)]
+
+
+@pytest.mark.parametrize("tilt", [0.0, 20.0])
+def test_another_tint_beside_two_sides_of_a_piece_is_no_ring(tilt):
+    """A pyramid resting on another is centred on it by their shapes, so the lower's ring
+    shows all round. A yellow medium with a blue large's worth of blue beside two of its
+    sides only (its corner on the medium's: the blue light a blue piece casts, say) stays one
+    piece."""
+    camera = tilted_camera(tilt)
+    rgb = photo_of(camera, [])
+    reach = (BASE_MM[3] - BASE_MM[2]) / 2 / PITCH_MM
+    draw_pyramid(rgb, camera, (2 + reach, reach), BASE_MM[3] / PITCH_MM, 0.0, BLUE, 0.0)
+    draw_pyramid(rgb, camera, (2, 0), BASE_MM[2] / PITCH_MM, 0.0, DRAWN["yellow"], 0.0)
+    yellow = COLOR_ORDER.index("yellow")
+    reading = reading_of(camera, [((2, 0), 2, yellow)])
+    poses = piece_poses(reading, edge_tensor(rgb, (0, 0, 480, 360)))
+    found = add_ring_stacks(reading, log_ratio_of(rgb), poses, drawn_colours().tint, load_profile())
+    assert [(p.size, p.level, p.color_index) for p in found.pieces] == [(2, 0, yellow)]
+
+
+@pytest.mark.parametrize("turn, stacked", [(0.0, True), (15.0, False)])
+def test_a_ring_is_read_only_where_three_faces_show_it(turn, stacked):
+    """A yellow medium on a blue large two cells aside from the middle of a photo taken 20
+    degrees from straight down: square to the grid, three of the large piece's faces show
+    round the medium, and the stack is read; turned 15 degrees, only two do, as another tint
+    beside two sides of a piece does (a glint, a neighbour's light), and the medium is left
+    as read."""
+    camera = tilted_camera(20.0)
+    rgb = photo_of(camera, [])
+    seat = seat_height_mm(3, 2) / PITCH_MM
+    draw_pyramid(rgb, camera, (3, 0), BASE_MM[3] / PITCH_MM, turn, BLUE, 0.0)
+    draw_pyramid(rgb, camera, (3, 0), BASE_MM[2] / PITCH_MM, turn, DRAWN["yellow"], seat)
+    yellow, blue = COLOR_ORDER.index("yellow"), COLOR_ORDER.index("blue")
+    reading = reading_of(camera, [((3, 0), 2, yellow)])
+    poses = piece_poses(reading, edge_tensor(rgb, (0, 0, 480, 360)))
+    found = add_ring_stacks(reading, log_ratio_of(rgb), poses, drawn_colours().tint, load_profile())
+    expected = [(3, 0, blue), (2, 1, yellow)] if stacked else [(2, 0, yellow)]
+    assert [(p.size, p.level, p.color_index) for p in found.pieces] == expected
