@@ -149,9 +149,7 @@ def add_face_stacks(reading: CityReading, log_ratio: np.ndarray, poses: dict[tup
     A piece read might be the upper of a stack whose lower piece went unseen (black on a
     dark table); trying a larger lower under it was measured and made far more stacks of
     single pieces (the band below a larger outline holds the piece's shadow) than it found."""
-    by_cell: dict[tuple[int, int], list[Reading]] = {}
-    for p in reading.pieces:
-        by_cell.setdefault((p.col, p.row), []).append(p)
+    by_cell = _pieces_by_cell(reading)
     singles = [ps[0] for ps in by_cell.values() if len(ps) == 1 and (ps[0].col, ps[0].row, ps[0].size) in poses]
     tries = [(p, upper) for p in singles for upper in range(1, p.size)
              if upper not in {q.size for dc, dr in NEIGHBOURS for q in by_cell.get((p.col + dc, p.row + dr), [])}]
@@ -227,13 +225,35 @@ def _stack(reading: CityReading, piece: Reading, upper: int, ratio: float, colou
     """``piece`` as the lower of the stack :func:`add_face_stacks` reads on its cell, its
     faces' difference ``ratio`` times its threshold, with the piece of size ``upper`` on it;
     ``colours`` (lower, upper) their colour indices."""
-    sure = float(np.clip(ratio - 1.0, 0.0, 1.0)) * piece.confidence
+    sure = _stack_confidence(ratio, piece)
     lift = seat_height_mm(piece.size, upper)
-    colrow = np.array([piece.col, piece.row], np.float64)
-    centre = tuple(float(v) for v in reading.camera.project(np.append(colrow, lift / reading.pitch_mm)[None])[0])
     return [dataclasses.replace(piece, color_index=colours[0], confidence=sure),
-            Reading(piece.col, piece.row, colours[1], upper, 1, sure, centre,
-                    outline(reading.camera, colrow, upper, reading.pitch_mm, lift))]
+            _unseen_piece(reading, (piece.col, piece.row), colours[1], upper, lift, sure)]
+
+
+def _stack_confidence(ratio: float, piece: Reading) -> float:
+    """How sure a stack read on ``piece``'s cell is, told by a difference ``ratio`` times its
+    threshold: sure at twice it, times the piece read's confidence."""
+    return float(np.clip(ratio - 1.0, 0.0, 1.0)) * piece.confidence
+
+
+def _unseen_piece(reading: CityReading, cell: tuple[int, int], colour: int, size: int, lift: float,
+                  confidence: float) -> Reading:
+    """The piece of ``colour`` (index) and ``size`` a stack on ``cell`` (col, row) holds but
+    no candidate showed, its base ``lift`` millimetres up (0 on the table, where it is the
+    lower piece): its centre where its base centre is seen, its outline projected."""
+    colrow = np.array(cell, np.float64)
+    centre = tuple(float(v) for v in reading.camera.project(np.append(colrow, lift / reading.pitch_mm)[None])[0])
+    return Reading(cell[0], cell[1], colour, size, int(lift > 0), confidence, centre,
+                   outline(reading.camera, colrow, size, reading.pitch_mm, lift))
+
+
+def _pieces_by_cell(reading: CityReading) -> dict[tuple[int, int], list[Reading]]:
+    """The pieces of ``reading`` by cell (col, row)."""
+    by_cell: dict[tuple[int, int], list[Reading]] = {}
+    for p in reading.pieces:
+        by_cell.setdefault((p.col, p.row), []).append(p)
+    return by_cell
 
 
 def _square_at(camera: Camera, centre: tuple[float, float], side: float, turn: float, height: float) -> np.ndarray:
@@ -285,9 +305,7 @@ def add_ring_stacks(reading: CityReading, log_ratio: np.ndarray, poses: dict[tup
     where a shadow lies on the side away from the lamp and reaches past the lower's base."""
     if reading.edge_scale is None:
         return reading
-    by_cell: dict[tuple[int, int], list[Reading]] = {}
-    for p in reading.pieces:
-        by_cell.setdefault((p.col, p.row), []).append(p)
+    by_cell = _pieces_by_cell(reading)
     stacks = {}
     for (col, row), pieces in by_cell.items():
         piece = pieces[0]
@@ -374,12 +392,10 @@ def _lower_pose(camera: Camera, cell: tuple[int, int], pose: np.ndarray, lift: f
 def _ring_stack(reading: CityReading, piece: Reading, lower: int, colour: int, ratio: float) -> list[Reading]:
     """``piece`` as the upper of the stack :func:`add_ring_stacks` reads on its cell: on a
     piece of size ``lower`` and colour index ``colour``, its ring's difference ``ratio``
-    times its threshold. The lower piece's centre is where its base centre is seen."""
-    sure = float(np.clip(ratio - 1.0, 0.0, 1.0)) * piece.confidence
+    times its threshold."""
+    sure = _stack_confidence(ratio, piece)
     lift = seat_height_mm(lower, piece.size)
     colrow = np.array([piece.col, piece.row], np.float64)
-    centre = tuple(float(v) for v in reading.camera.project(np.append(colrow, 0.0)[None])[0])
-    return [Reading(piece.col, piece.row, colour, lower, 0, sure, centre,
-                    outline(reading.camera, colrow, lower, reading.pitch_mm)),
+    return [_unseen_piece(reading, (piece.col, piece.row), colour, lower, 0.0, sure),
             dataclasses.replace(piece, level=1, confidence=sure,
                                 outline=outline(reading.camera, colrow, piece.size, reading.pitch_mm, lift))]
