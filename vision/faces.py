@@ -147,8 +147,9 @@ def add_face_stacks(reading: CityReading, log_ratio: np.ndarray, poses: dict[tup
     of ``max_uncertain_confidence``).
 
     A piece read might be the upper of a stack whose lower piece went unseen (black on a
-    dark table); trying a larger lower under it was measured and made far more stacks of
-    single pieces (the band below a larger outline holds the piece's shadow) than it found."""
+    dark table); trying a larger lower under it here was measured and made far more stacks
+    of single pieces (the band below a larger outline holds the piece's shadow) than it
+    found: :func:`add_ring_stacks` looks for such a lower by its ring of another tint."""
     by_cell = _pieces_by_cell(reading)
     singles = [ps[0] for ps in by_cell.values() if len(ps) == 1 and (ps[0].col, ps[0].row, ps[0].size) in poses]
     tries = [(p, upper) for p in singles for upper in range(1, p.size)
