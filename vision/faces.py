@@ -91,18 +91,8 @@ def face_contrast(log_ratio: np.ndarray, camera: Camera, cell: tuple[int, int], 
     multiplied by how many times fewer pixels its bands hold than the face seen best: a
     face seen edge-on is a sliver blurred with the table and the faces beside it, and tells
     little either way. None where fewer than ``_MIN_FACES`` faces show all three bands."""
-    side, dx, dy, turn = (float(v) for v in pose)
-    centre, turn = (cell[0] + dx, cell[1] + dy), np.radians(turn)
-    bounds = (_GAP, seat - _GAP, seat + _GAP, min(seat + _BAND, _TOP))
-    squares = [_square_at(camera, centre, side, turn, f) for f in bounds]
-    beside = [_square_at(camera, centre, side * (1 + 2 * g), turn, 0.0) for g in (_GAP, _GAP + _BESIDE)]
     differences, standing_out, tint_differences, below, above, shown = [], [], [], [], [], []
-    # every cross-section's apex is the pyramid's: the first's base and apex tell the faces seen
-    for k in np.nonzero(faces_seen(squares[0][None, :4], squares[0][None, 4])[0])[0]:
-        table, lower, upper = (_band_pixels(log_ratio, a[:4], b[:4], k) for a, b in
-                               ((beside[0], beside[1]), (squares[0], squares[1]), (squares[2], squares[3])))
-        if min(len(table), len(lower), len(upper)) < _MIN_BAND_PIXELS:
-            continue
+    for table, lower, upper in _face_bands(log_ratio, camera, cell, pose, seat):
         differences.append(_difference(lower, upper))
         standing_out.append(_difference(lower, table))
         tint_differences.append(_difference(log_chroma(lower), log_chroma(upper)))
@@ -115,6 +105,35 @@ def face_contrast(log_ratio: np.ndarray, camera: Camera, cell: tuple[int, int], 
     forgiven = max(shown) / np.array(shown, np.float64)
     return FaceContrast(float(np.min(forgiven * differences)), float(np.min(forgiven * standing_out)),
                         min(tint_differences), np.mean(below, axis=0), np.mean(above, axis=0))
+
+
+def _face_bands(log_ratio: np.ndarray, camera: Camera, cell: tuple[int, int], pose: np.ndarray, seat: float,
+                upper_share: float | None = None) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Per face the camera sees of the pyramid at ``pose`` (as for :func:`face_contrast`) on
+    ``cell`` (col, row), the (M, 3) values of ``log_ratio`` in the table band beside its
+    base, in its band below the height ``seat`` (a fraction of its height) and in its band
+    above it, for the faces where each holds ``_MIN_BAND_PIXELS`` at least. Where
+    ``upper_share`` is given, the band below leaves out what a pyramid resting at the seat,
+    its base side that share of this one's, hides of it."""
+    side, dx, dy, turn = (float(v) for v in pose)
+    centre, turn = (cell[0] + dx, cell[1] + dy), np.radians(turn)
+    bounds = (_GAP, seat - _GAP, seat + _GAP, min(seat + _BAND, _TOP))
+    squares = [_square_at(camera, centre, side, turn, f) for f in bounds]
+    beside = [_square_at(camera, centre, side * (1 + 2 * g), turn, 0.0) for g in (_GAP, _GAP + _BESIDE)]
+    hidden = None
+    if upper_share is not None:
+        full = side * HEIGHT_PER_SIDE
+        hidden = pyramid_corners(camera, np.array([centre], np.float64), np.array([side * upper_share]),
+                                 np.array([full * upper_share]), lifts=full * seat, turns=turn)[0]
+    bands = []
+    # every cross-section's apex is the pyramid's: the first's base and apex tell the faces seen
+    for k in np.nonzero(faces_seen(squares[0][None, :4], squares[0][None, 4])[0])[0]:
+        found = (_band_pixels(log_ratio, beside[0][:4], beside[1][:4], k),
+                 _band_pixels(log_ratio, squares[0][:4], squares[1][:4], k, hidden),
+                 _band_pixels(log_ratio, squares[2][:4], squares[3][:4], k))
+        if min(len(band) for band in found) >= _MIN_BAND_PIXELS:
+            bands.append(found)
+    return bands
 
 
 def _difference(a: np.ndarray, b: np.ndarray) -> float:
@@ -353,21 +372,8 @@ def ring_contrast(log_ratio: np.ndarray, camera: Camera, cell: tuple[int, int], 
     below the seat less what that upper pyramid hides of it, against the table beside the
     base and the band above the seat (:class:`RingContrast`). None where fewer than
     ``_MIN_FACES`` faces show all three bands."""
-    side, dx, dy, turn = (float(v) for v in pose)
-    centre, turn = (cell[0] + dx, cell[1] + dy), np.radians(turn)
-    bounds = (_GAP, seat - _GAP, seat + _GAP, min(seat + _BAND, _TOP))
-    squares = [_square_at(camera, centre, side, turn, f) for f in bounds]
-    beside = [_square_at(camera, centre, side * (1 + 2 * g), turn, 0.0) for g in (_GAP, _GAP + _BESIDE)]
-    full = side * HEIGHT_PER_SIDE
-    upper = pyramid_corners(camera, np.array([centre], np.float64), np.array([side * upper_share]),
-                            np.array([full * upper_share]), lifts=full * seat, turns=turn)[0]
     differences, tint_differences, changes, shown = [], [], [], []
-    for k in np.nonzero(faces_seen(squares[0][None, :4], squares[0][None, 4])[0])[0]:
-        table = _band_pixels(log_ratio, beside[0][:4], beside[1][:4], k)
-        ring = _band_pixels(log_ratio, squares[0][:4], squares[1][:4], k, hidden=upper)
-        above = _band_pixels(log_ratio, squares[2][:4], squares[3][:4], k)
-        if min(len(table), len(ring), len(above)) < _MIN_BAND_PIXELS:
-            continue
+    for table, ring, above in _face_bands(log_ratio, camera, cell, pose, seat, upper_share):
         differences.append(min(_difference(ring, table), _difference(ring, above)))
         tint_differences.append(_difference(log_chroma(ring), log_chroma(table)))
         changes.append(ring.mean(axis=0) - table.mean(axis=0))
