@@ -180,6 +180,10 @@ class Profile:
     card_rect_fill: float
     card_hull_fill: float
     card_straightness: float
+    round_min_sides: float
+    round_fit_tolerance: float
+    round_fit_share: float
+    round_inside_share: float
     split_gap_side: float
     merge_distance_side: float
     min_blob_side: float

@@ -22,6 +22,7 @@ from .classify import MIN_FOR_OFFSET, classify_colors, shading_slope
 from .colour import labels_at_edge, table_chroma, table_level
 from .errors import BoardNotFound
 from .model import window_mask
+from .round_things import round_things
 
 # the most a candidate counts for in choosing the city, in typical pieces' sides squared: a
 # large piece with its shadow, or two pieces of one colour not split
@@ -175,8 +176,9 @@ def find_blobs(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray, p
     table, but a piece placed away from the others is among them too. ``log_ratio`` and
     ``table`` as from ``colour.table_relative``, ``strength`` as from ``colour.off_table``;
     both are returned with the things far wider than any piece (:func:`_side_and_outsized`:
-    a mug, a hand), and ``_OUTSIZED_MARGIN_SIDE`` typical sides round them, taken for table
-    (0), so that no later look reads them as pieces.
+    a mug, a hand) or round (:func:`vision.round_things.round_things`: a mug whose rim alone
+    stands out), and ``_OUTSIZED_MARGIN_SIDE`` typical sides round them, taken for table (0),
+    so that no later look reads them as pieces.
 
     Two passes: the colour-blind foreground regions first tell how this photo's table and
     light shifted all colours (one offset), and how much of the table's brightness from
@@ -209,6 +211,7 @@ def find_blobs(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray, p
     chroma = table_chroma(np.array(mean_table))
     expected = profile.colors.expected(chroma)[0]
     scale, outsized = _side_and_outsized(fg)
+    outsized |= round_things(fg & ~outsized, scale, profile)  # a mug under twice as wide as the rest
     if outsized.any():  # a mug, a hand: taken for table, with the edges of its rim and shadow
         reach = 2 * int(_OUTSIZED_MARGIN_SIDE * scale) + 1
         outsized = cv2.dilate(outsized.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))) > 0
