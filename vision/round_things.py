@@ -37,9 +37,9 @@ def round_things(fg: np.ndarray, side: float, profile: Profile) -> np.ndarray:
     most ``round_inside_share`` of its inside. Each such thing's mask is its ellipse filled
     and its region's pixels within ``_OWN_PIXELS_REACH`` times the ellipse's size."""
     fg = fg.astype(np.uint8)
-    _, regions = cv2.connectedComponents(fg, connectivity=8)
     contours, _ = cv2.findContours(fg, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     out = np.zeros(fg.shape, bool)
+    regions = None  # labelled once a region's outline is round: few photos hold one
     least = profile.round_min_sides * side
     for contour in contours:
         if len(contour) < _MIN_OUTLINE_POINTS or cv2.contourArea(contour) < 0.5 * least ** 2:
@@ -47,6 +47,8 @@ def round_things(fg: np.ndarray, side: float, profile: Profile) -> np.ndarray:
         ellipse = cv2.fitEllipse(contour)
         if min(ellipse[1]) < least or _share_on(contour, ellipse, profile.round_fit_tolerance) < profile.round_fit_share:
             continue
+        if regions is None:
+            regions = cv2.connectedComponents(fg, connectivity=8)[1]
         x, y = contour[0, 0]
         own, inside = regions == regions[y, x], _filled(fg.shape, ellipse, 1.0)
         if np.count_nonzero(inside & (fg > 0) & ~own) > profile.round_inside_share * np.count_nonzero(inside):
