@@ -1,22 +1,23 @@
 """Benchmark: read a rendered benchmark set and report accuracy, errors, speed and memory.
 
 Renders the set first if it is not cached (``bench/cache/``, reproducible from its seed).
-Figures: share of photos whose whole city is exactly right (translation-aligned), per-piece
-errors by kind, seconds per photo end to end (:func:`vision.read_photo`: decoding and every
-reading made) on one core with median and p95, the same files' bare full-size
-``cv2.imdecode`` time (the fastest of three decodes of each file: one decode's median swung
-between 0.031 and 0.051 s from run to run on the same files), and peak memory. The seconds
-are the CPU time of this process, its numerical libraries held to one thread, so that other
-work on the machine counts little: wall-clock seconds swing with it (on set 20261202, 0.27 s
-a photo on the machine alone and 0.35 s beside two other readers, where the CPU time stayed
-at 0.25 to 0.26 s) and are given too; photos read exactly and errors per piece by each
-condition the generator varies (table, lamp elevation, camera tilt, the phone's shadow, the
-lens and whether the photo records it); and how the marks the player is asked to check
-(pieces under the profile's ``max_uncertain_confidence``) fall on wrong and right pieces;
-and how steady the readings are: each photo is read again at a working size 2% smaller
-(outside the timing), and the photos whose errors change are counted; and how far the camera
-tilt fitted to the grid is from the true one (a small city's few anchors can be fitted flat
-under a tilted phone).
+Each photo is read knowing the special rules its player chose (the scene's own, as the phone
+site tells the reader those of the game). Figures: share of photos whose whole city is
+exactly right (translation-aligned), per-piece errors by kind, seconds per photo end to end
+(:func:`vision.read_photo`: decoding and every reading made) on one core with median and p95,
+the same files' bare full-size ``cv2.imdecode`` time (the fastest of three decodes of each
+file: one decode's median swung between 0.031 and 0.051 s from run to run on the same files),
+and peak memory. The seconds are the CPU time of this process, its numerical libraries held
+to one thread, so that other work on the machine counts little: wall-clock seconds swing with
+it (on set 20261202, 0.27 s a photo on the machine alone and 0.35 s beside two other readers,
+where the CPU time stayed at 0.25 to 0.26 s) and are given too; photos read exactly and
+errors per piece by each condition the generator varies (table, lamp elevation, camera tilt,
+the phone's shadow, the lens and whether the photo records it); and how the marks the player
+is asked to check (pieces under the profile's ``max_uncertain_confidence``) fall on wrong and
+right pieces; and how steady the readings are: each photo is read again at a working size 2%
+smaller (outside the timing), and the photos whose errors change are counted; and how far the
+camera tilt fitted to the grid is from the true one (a small city's few anchors can be fitted
+flat under a tilted phone).
 Run: ``python -m bench.vision [--seed S] [--count N] [--profile P]``; writes
 ``bench/results/vision.json``.
 """
@@ -78,12 +79,13 @@ def main() -> None:
         set_seed = scene["seed"][0]
         data = photo.read_bytes()
         decode.append(_bare_decode_seconds(data))
-        found, cpu, elapsed = timed(lambda: _read(data, profile.working_side, profile))
+        rules = truth["city"]["rules"]
+        found, cpu, elapsed = timed(lambda: _read(data, profile.working_side, profile, rules))
         seconds.append(cpu)
         wall.append(elapsed)
         errors, marked_here = assess(truth["city"]["pieces"], found["pieces"], profile.max_uncertain_confidence,
                                      found["doubtful_empty"])
-        pairs.append((errors, compare(truth["city"]["pieces"], _read(data, second_side, profile)["pieces"])))
+        pairs.append((errors, compare(truth["city"]["pieces"], _read(data, second_side, profile, rules)["pieces"])))
         totals += errors
         marked += _checkable(marked_here, not errors)
         pieces += len(truth["city"]["pieces"])
@@ -119,12 +121,13 @@ def main() -> None:
     print(json.dumps(result, indent=2))
 
 
-def _read(data: bytes, side: int, profile) -> dict:
+def _read(data: bytes, side: int, profile, rules) -> dict:
     """The ``detect --json`` object of the photo ``data`` (its ``pieces``, ``doubtful_empty``
     cells and ``grid`` among the rest) as read by :func:`vision.read_photo`, first worked on
-    at ``side`` pixels; where no city is found, no pieces nor cells, and no ``grid``."""
+    at ``side`` pixels, the special ``rules`` in play told as the player tells them; where no
+    city is found, no pieces nor cells, and no ``grid``."""
     try:
-        return vision.read_photo(data, dataclasses.replace(profile, working_side=side))[1].to_json()
+        return vision.read_photo(data, dataclasses.replace(profile, working_side=side), rules)[1].to_json()
     except vision.VisionError:
         return {"pieces": [], "doubtful_empty": []}
 

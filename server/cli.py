@@ -48,7 +48,8 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("detect", help="read the city in a photo")
     p.add_argument("photo", metavar="PHOTO")
     p.add_argument("--profile", help="profile name or file (default: the bundled default)")
-    p.add_argument("--rules", help="comma-separated rule ids, for the legality checks")
+    p.add_argument("--rules", help="comma-separated ids of the rules in play, for the legality checks (without "
+                   "mixed-use-development among them, no stack is read from hints alone)")
     p.add_argument("--json", action="store_true", help="print the city as JSON")
     p.add_argument("--overlay", metavar="OUT.jpg", help="write the photo with what was read drawn on it")
     p.set_defaults(run=_detect)
@@ -146,7 +147,7 @@ def _detect(args) -> int:
         raise UsageError(str(exc)) from None
     data = _read_bytes(args.photo)
     try:
-        rgb, detection = vision.read_photo(data, profile, rules)
+        rgb, detection = vision.read_photo(data, profile, None if args.rules is None else rules)
     except vision.VisionError as exc:
         raise UsageError(f"{args.photo}: {exc}") from None
     if args.overlay:

@@ -4,9 +4,10 @@
     detection = analyze(rgb, profile)             # Detection: pieces, grid, confidences, warnings
     detection.city                                # scorer.City
     detection.to_json(rules)                      # the `citycam detect --json` object
-    rgb, detection = read_photo(data, profile)    # both, read again at other sizes where the
-                                                  # reading breaks the game's rules, and
-                                                  # without the shadows of a low lamp
+    rgb, detection = read_photo(data, profile, rules)  # both, read again at other sizes
+                                                  # where the reading breaks the game's
+                                                  # rules (the ids of those in play, or
+                                                  # None), and without a low lamp's shadows
 
 Stages, one module each: load, colour (table-relative colour), pieces (candidates), cards
 (what is printed on a rule card is not pieces), grid (lattice and camera), tilt (the camera's
@@ -44,7 +45,7 @@ from .load import field_of_view, load_photo
 from .look_alikes import tell_look_alikes
 from .overlay import draw_overlay
 from .pieces import Blob, find_blobs
-from .second_readings import broken_rules, mark_disputed
+from .second_readings import MIXED_USE, broken_rules, mark_disputed
 from .verify import check_reading
 from .whole_set import as_whole_set
 
@@ -74,7 +75,7 @@ class Candidates:
     strays: list[Blob]
 
 
-def read_photo(data: bytes, profile: Profile | None = None, rules=()) -> tuple[np.ndarray, Detection]:
+def read_photo(data: bytes, profile: Profile | None = None, rules=None) -> tuple[np.ndarray, Detection]:
     """Decode the photo ``data`` (:func:`load_photo`) and read its city (:func:`analyze`).
     Returns the image the kept reading was made on (uint8 (H, W, 3) RGB: the detection's
     pixel coordinates are in it) and its :class:`Detection`.
@@ -83,7 +84,7 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=()) -> tuple[n
     and a misread city mostly breaks the game's rules, which a city as played mostly keeps.
     So the photo is read at ``profile.working_side``; where that reading breaks the rules
     (:func:`vision.second_readings.broken_rules`, under ``rules``, the ids of the special
-    rules in play) or is off a clear grid, it is read again at each of
+    rules in play, or None where they are not known) or is off a clear grid, it is read again at each of
     ``profile.second_reading_scales`` times that side in turn, until a reading costs nothing
     and leaves no empty cell where a piece may stand unseen
     (:attr:`Detection.doubtful_empty`: another size may find it), and the reading that costs
@@ -113,6 +114,11 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=()) -> tuple[n
     reading the working side settled is seldom mended so (``calibration/README.md``), and
     reading it again would double its time.
 
+    Where ``rules`` are given without Mixed-Use Development, the game in play allows no stack,
+    and none is read from what only hints at one (see ``stacks`` of :func:`analyze`); where
+    they hold it, the player may have stacked any piece, and a stack is told by the faces of
+    its lower piece at the lesser ``profile.stack_face_contrast_in_play``.
+
     Raises :class:`PhotoError` for data that is not a readable photo and
     :class:`BoardNotFound` where no reading finds a city.
     """
@@ -122,8 +128,11 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=()) -> tuple[n
     if recorded is not None:
         logger.info("the photo records a field of view of %.1f degrees", recorded)
         profile = dataclasses.replace(profile, hfov_deg=recorded)
+    stacks = rules is None or MIXED_USE in rules
+    if rules is not None and MIXED_USE in rules:
+        profile = dataclasses.replace(profile, stack_face_contrast=profile.stack_face_contrast_in_play)
     sizes: dict = {}  # each side read: its image and table view, for every round
-    rgb, detection, view = _read_at_sizes(data, profile, rules, sizes)
+    rgb, detection, view = _read_at_sizes(data, profile, rules, stacks, sizes)
     settled = len(sizes) == 1  # the working side's reading was kept without another size tried
     for _ in range(0 if settled else profile.cast_shadow_rounds):
         log_ratio, _, _, plain, _ = view
@@ -132,7 +141,7 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=()) -> tuple[n
             break
         logger.info("read again without the shadows a low lamp casts")
         try:
-            again = _read_at_sizes(data, profile, rules, sizes, shadows)
+            again = _read_at_sizes(data, profile, rules, stacks, sizes, shadows)
         except BoardNotFound:
             break
         if _cells_read(again[1]) < profile.cast_shadow_least_kept * _cells_read(detection):
@@ -145,11 +154,12 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=()) -> tuple[n
     return rgb, dataclasses.replace(detection, seconds=time.perf_counter() - start)
 
 
-def _read_at_sizes(data: bytes, profile: Profile, rules, sizes: dict, cast: np.ndarray | None = None
+def _read_at_sizes(data: bytes, profile: Profile, rules, stacks: bool, sizes: dict, cast: np.ndarray | None = None
                    ) -> tuple[np.ndarray, Detection, tuple]:
     """The image, :class:`Detection` and table view (see :func:`_table_view`) of the reading
     of ``data`` kept among those at the sizes :func:`read_photo` tries, the shadows ``cast``
-    (bool (H, W), in any image size) left out of each where given. ``sizes`` holds, for each
+    (bool (H, W), in any image size) left out of each where given; ``stacks`` as for
+    :func:`analyze`. ``sizes`` holds, for each
     long side asked for before, the image decoded at it and its table view (None until it
     is read), and takes those of the sides asked for now: a photo is decoded and its table
     seen once at each size, however many times it is read."""
@@ -168,7 +178,7 @@ def _read_at_sizes(data: bytes, profile: Profile, rules, sizes: dict, cast: np.n
         if any(rgb.shape == other[0].shape for other in readings):
             continue  # a photo smaller than the side asked is not enlarged
         try:
-            detection, view = _analyze(rgb, profile, cast, view)
+            detection, view = _analyze(rgb, profile, cast, view, stacks)
         except BoardNotFound as exc:
             not_found = not_found or exc
             continue
@@ -191,10 +201,17 @@ def _mean_confidence(detection: Detection) -> float:
     return float(np.mean([p.confidence for p in detection.pieces])) if detection.pieces else 0.0
 
 
-def analyze(rgb, profile: Profile | None = None, cast: np.ndarray | None = None) -> Detection:
+def analyze(rgb, profile: Profile | None = None, cast: np.ndarray | None = None, stacks: bool = True) -> Detection:
     """Read the city in ``rgb`` (uint8 (H, W, 3) RGB, as from :func:`load_photo`), the shadows
     ``cast`` (bool, in an image of any size: see :func:`vision.cast_shadows.cast_shadows`)
     left out of the candidates where given.
+
+    ``stacks``: whether the game in play allows stacks (Mixed-Use Development). Where it
+    does not, a stack is read only where its two colours are seen (a stack the player should
+    not have made, for the scorer to flag), not where only the faces of a lower piece across
+    a seat, the ring of one round a piece read, or a whole set's piece missing hint at one
+    (:func:`vision.verify.check_reading`, :func:`vision.whole_set.as_whole_set`): most such
+    hints are a single piece's shading, and in most games no piece is stacked.
 
     Where the pieces look larger than their spacing leaves room for (the pitch they are
     modelled at is finer than the grid's: a low lamp's long shadows, labelled with the
@@ -206,10 +223,10 @@ def analyze(rgb, profile: Profile | None = None, cast: np.ndarray | None = None)
 
     Raises :class:`BoardNotFound` when no piece stands out from the table.
     """
-    return _analyze(rgb, profile or load_profile(), cast)[0]
+    return _analyze(rgb, profile or load_profile(), cast, stacks=stacks)[0]
 
 
-def _analyze(rgb, profile: Profile, cast: np.ndarray | None = None, view: tuple | None = None
+def _analyze(rgb, profile: Profile, cast: np.ndarray | None = None, view: tuple | None = None, stacks: bool = True
              ) -> tuple[Detection, tuple]:
     """:func:`analyze`, and the table view (see :func:`_table_view`) it read ``rgb`` in:
     ``view`` where given (one made of ``rgb`` before, with ``profile``)."""
@@ -220,14 +237,16 @@ def _analyze(rgb, profile: Profile, cast: np.ndarray | None = None, view: tuple 
     view = view or _table_view(rgb, profile)
     found = _candidates(view, cast=cast)
     edges = edge_tensor(rgb, _city_box(found))
-    detection = _detect(rgb, view, found, edges, cast)
+    detection = _detect(rgb, view, found, edges, cast, stacks)
     return dataclasses.replace(detection, seconds=time.perf_counter() - start), view
 
 
-def _detect(rgb, view: tuple, found: Candidates, edges: EdgeTensor, cast: np.ndarray | None) -> Detection:
+def _detect(rgb, view: tuple, found: Candidates, edges: EdgeTensor, cast: np.ndarray | None,
+            stacks: bool) -> Detection:
     """The :class:`Detection` of the candidates ``found`` in ``rgb`` (see :func:`analyze`),
     in the table ``view`` (see :func:`_table_view`), without the shadows ``cast`` (bool
-    (H, W)) where they are given; ``edges`` as for :func:`_read`."""
+    (H, W)) where they are given; ``edges`` as for :func:`_read`; ``stacks`` as for
+    :func:`analyze`."""
     h, w = rgb.shape[:2]
     try:
         reading = _read(found, (w, h), edges)
@@ -235,9 +254,10 @@ def _detect(rgb, view: tuple, found: Candidates, edges: EdgeTensor, cast: np.nda
             least_kept = 0.0 if _glowing(found, found.profile.unlit_glow_median) else found.profile.unlit_least_kept
             found, reading = _read_without_shadows(view, found, reading, (w, h), edges, least_kept, cast)
         reading = check_reading(reading, found.strength, found.log_ratio, found.blobs, found.plain,
-                                float(np.mean(found.table[::8, ::8])), found.profile, found.strays, edges)
+                                float(np.mean(found.table[::8, ::8])), found.profile, found.strays, edges, stacks)
         reading = tell_look_alikes(reading, rgb, found.strength, found.profile)
-        reading = as_whole_set(reading, found.profile, edges, found.log_ratio if found.plain else found.strength)
+        reading = as_whole_set(reading, found.profile, edges, found.log_ratio if found.plain else found.strength,
+                               stacks)
     except np.linalg.LinAlgError:
         raise BoardNotFound("the pieces found do not sit on a grid; photograph the city from above") from None
     return build_detection(reading, (w, h), found.profile, 0.0)

@@ -51,13 +51,14 @@ SETS = ((PER_KIND, MAX_PIECES), (2, 30))  # (pieces of each kind, in all): the s
 
 
 def as_whole_set(reading: CityReading, profile: Profile, edges: EdgeTensor | None = None,
-                 image: np.ndarray | None = None) -> CityReading:
+                 image: np.ndarray | None = None, stacks: bool = True) -> CityReading:
     """``reading`` (a :class:`vision.cells.CityReading`) with its flagged pieces read to fit a
     whole set (of ``SETS``) where it holds one piece short of the set's count or more (see
     the module's docstring), and a warning that says how many were changed; else
     ``reading`` itself. A piece missed on an empty cell is looked for only where the
     photo's ``edges`` and ``image`` (float32 (H, W) or (H, W, C), what a piece differs from
-    the table by: the log ratio on a plain table, the strength on a print) are given."""
+    the table by: the log ratio on a plain table, the strength on a print) are given. A
+    piece missed is put on top of another only where the game allows ``stacks``."""
     below = profile.max_uncertain_confidence
     pieces, doubtful = _without_surplus(list(reading.pieces), below)
     left_out, kept = len(reading.pieces) - len(pieces), {id(p) for p in pieces}
@@ -65,7 +66,7 @@ def as_whole_set(reading: CityReading, profile: Profile, edges: EdgeTensor | Non
         if len(pieces) == count:
             pieces = _kinds_swapped(pieces, below, per_kind)
         elif len(pieces) == count - 1 and (missing := _one_kind_short(pieces, per_kind)) is not None:
-            completed = _stack_completed(pieces, below, reading, missing)
+            completed = _stack_completed(pieces, below, reading, missing) if stacks else pieces
             if completed is pieces and edges is not None and image is not None:
                 completed = _unseen_added(pieces, below, reading, missing, edges, image)
             pieces = completed

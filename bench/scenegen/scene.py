@@ -26,11 +26,14 @@ from .textures import TABLE_KINDS
 
 log = logging.getLogger(__name__)
 INTERNAL_PIXELS = 3.2e6  # render budget before upsampling (>= half linear size at 12 MP)
-VERSION = 7  # bump whenever the output for a given seed changes (invalidates cached sets)
+VERSION = 8  # bump whenever the output for a given seed changes (invalidates cached sets)
 ZOOM_SHARE = 0.15  # photos taken at a phone's 2x zoom, whose view is ZOOM_HFOV_DEG across
 ZOOM_HFOV_DEG = (36.0, 41.0)  # near 2 atan(tan(h / 2) / 2) of a main lens's h of 65-75 degrees (35-42)
 UNRECORDED_SHARE = 0.2  # photos whose EXIF records no lens (stripped by a messenger or an editor)
 _LENS_STREAM = 1  # the lens's own random stream: SeedSequence([set_seed, index, _LENS_STREAM])
+_RULES_STREAM = 2  # the special rules' own random stream, as the lens's
+RULES_IN_PLAY = {"standard": 3, "small-city": 2}  # special rules a game of each variant plays with
+MIXED_USE = "mixed-use-development"  # the rule under which pieces may be stacked
 
 
 def layout(rng: np.random.Generator, city: dict, pitch: float, rot_deg: float,
@@ -124,6 +127,24 @@ def sample_lens(set_seed: int, index: int) -> tuple[float | None, bool]:
     return zoom, bool(rng.random() >= UNRECORDED_SHARE)
 
 
+def sample_rules(set_seed: int, index: int, city: dict, legality: dict) -> list[str]:
+    """The special rules (ids) the player of scene ``index`` of set ``set_seed`` chose, from
+    their own random stream (the photo does not show them, so its pixels do not hang on
+    them): as many as the ``city``'s variant plays with, drawn at random, with Mixed-Use
+    Development among them where the city holds a stack (stacks are legal under it alone),
+    and without Canadian Style where the city breaks the rules by two same-size pieces side
+    by side (``legality`` as :func:`city.sample_city` gives it; under that rule two large
+    pieces may touch)."""
+    from scorer import RULES
+    rng = np.random.default_rng(np.random.SeedSequence([set_seed, index, _RULES_STREAM]))
+    barred = {"canadian-style"} if legality["illegal_reason"] == "same-size" else set()
+    stacked = any(p.get("level", 0) for p in city["pieces"])
+    chosen = [MIXED_USE] if stacked else []
+    pool = sorted(set(RULES) - barred - set(chosen))
+    chosen += [str(r) for r in rng.choice(pool, RULES_IN_PLAY[city["variant"]] - len(chosen), replace=False)]
+    return sorted(chosen)
+
+
 def sample_scene(set_seed: int, index: int, scale: float = 1.0, city: dict | None = None,
                  hfov_deg: float | None = None) -> Scene:
     """Sample scene ``index`` of set ``set_seed`` (cheap: no rendering).
@@ -145,7 +166,7 @@ def sample_scene(set_seed: int, index: int, scale: float = 1.0, city: dict | Non
     rng = np.random.default_rng(np.random.SeedSequence([set_seed, index]))
     sampled, legality = sample_city(rng)
     if city is None:
-        city = sampled
+        city = dict(sampled, rules=sample_rules(set_seed, index, sampled, legality))
     else:
         legality = _legality(city)
     pitch = float(rng.uniform(27, 40))

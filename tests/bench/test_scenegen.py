@@ -249,3 +249,20 @@ def test_occlusion_of_stacked_pieces():
             lower = next(p for p in ps if p["level"] == 0)
             upper = next(p for p in ps if p["level"] == 1)
             assert lower["occluded_fraction"] > 0.2 and upper["occluded_fraction"] < lower["occluded_fraction"]
+
+
+def test_each_city_holds_the_special_rules_its_player_chose():
+    """As many as its variant plays with; Mixed-Use Development among them wherever the city
+    holds a stack (the only rule that allows one), and at random elsewhere; Canadian Style
+    never where the city is illegal for two same-size pieces side by side."""
+    from bench.scenegen.scene import MIXED_USE, RULES_IN_PLAY, sample_scene
+    from scorer import RULES
+    cities = [sample_scene(8, i, 0.1).gt for i in range(60)]
+    for gt in cities:
+        rules = gt["city"]["rules"]
+        assert len(set(rules)) == len(rules) == RULES_IN_PLAY[gt["city"]["variant"]] and set(rules) <= set(RULES)
+        assert (MIXED_USE in rules) >= bool(gt["scene"]["stacks"])
+        if gt["illegal"] and gt["illegal"]["reason"] == "same-size":
+            assert "canadian-style" not in rules
+    assert any(gt["scene"]["stacks"] for gt in cities) and any(MIXED_USE not in gt["city"]["rules"] for gt in cities)
+    assert len({tuple(gt["city"]["rules"]) for gt in cities}) > 30  # drawn, not fixed

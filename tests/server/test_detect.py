@@ -108,3 +108,11 @@ def test_an_unknown_profile_is_a_400(client):
     upload = {"photo": (io.BytesIO(b"x"), "a.jpg"), "profile": "no-such-profile"}
     response = client.post("/api/detect", data=upload, content_type="multipart/form-data")
     assert response.status_code == 400 and "no-such-profile" in response.get_json()["error"]
+
+
+def test_a_photo_sent_without_the_rules_is_read(client, sample_photo):
+    """The contract's upload holds the photo alone: the rules in play are then not known,
+    and the city is read as any game may have placed it (it crashed the reading before)."""
+    upload = {"photo": (io.BytesIO(sample_photo.read_bytes()), "photo.jpg")}
+    response = client.post("/api/detect", data=upload, content_type="multipart/form-data")
+    assert response.status_code == 200 and response.get_json()["rules"] == [] and response.get_json()["pieces"]

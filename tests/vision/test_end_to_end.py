@@ -61,6 +61,31 @@ def test_a_mug_beside_the_city_is_no_piece(name):
     assert key(vision.read_photo(data, PROFILE)[1].to_json()["pieces"]) == key(truth(name)["city"]["pieces"])
 
 
+@pytest.mark.parametrize("rules", [("little-boxes", "mixed-use-development", "piazzas"), None],
+                         ids=["mixed-use-in-play", "rules-not-known"])
+def test_stacks_hinted_at_by_faces_are_read_where_the_rules_allow_stacks(rules):
+    """Scene 29's two stacks show no second colour in their cells: a blue small on a blue
+    large, and a black small on a yellow large, dark enough to read black over it. Only the
+    lower pieces' faces, differing across the seat, tell them."""
+    data = (SAMPLES / "scene_0029.jpg").read_bytes()
+    detected = vision.read_photo(data, PROFILE, rules)[1].to_json()
+    assert key(detected["pieces"]) == key(truth("scene_0029.jpg")["city"]["pieces"])
+
+
+def test_no_stack_is_read_from_hints_where_the_rules_allow_none():
+    """Without Mixed-Use Development in play the player has stacked no piece, and the hints
+    that told scene 29's two stacks (above) are taken for one piece's shading: one piece is
+    read on each of those cells (on the blue stack its large lower piece, on the other the
+    black seen), the rest of the city as before."""
+    data = (SAMPLES / "scene_0029.jpg").read_bytes()
+    detected = vision.read_photo(data, PROFILE, ("little-boxes", "linear-park", "piazzas"))[1].to_json()["pieces"]
+    stacked = {(0, 3), (2, 5)}
+    assert sorted((p["row"], p["col"]) for p in detected if (p["row"], p["col"]) in stacked) == sorted(stacked)
+    assert [(p["color"], p["size"], p["level"]) for p in detected if (p["row"], p["col"]) == (0, 3)] == [("blue", 3, 0)]
+    elsewhere = [p for p in truth("scene_0029.jpg")["city"]["pieces"] if (p["row"], p["col"]) not in stacked]
+    assert key(p for p in detected if (p["row"], p["col"]) not in stacked) == key(elsewhere)
+
+
 def test_a_reading_that_breaks_the_rules_is_mended_by_one_at_another_size():
     """At the working size three pieces of this photo are misread and the city breaks a
     rule; so it does at 0.8 times that size, while at 1.3 times it keeps them, and is right

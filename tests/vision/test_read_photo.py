@@ -20,8 +20,8 @@ def _viewed(analyze, plain=False):
     """``analyze`` (rgb, profile, cast) -> Detection as vision._analyze, which also gives the
     table view it read in: of a plain table (its log ratio ``"log ratio"``) or a printed one,
     where no shadows are cast (see the last tests)."""
-    return lambda rgb, profile, cast=None, view=None: (analyze(rgb, profile, cast),
-                                                       ("log ratio", None, None, plain, profile))
+    return lambda rgb, profile, cast=None, view=None, stacks=True: (analyze(rgb, profile, cast),
+                                                                    ("log ratio", None, None, plain, profile))
 
 
 def _photo() -> bytes:
@@ -105,6 +105,7 @@ def test_broken_rules_count_pairs_cut_off_cells_surplus_pieces_and_misordered_st
     larges = [(0, 0, "red", 3), (0, 1, "blue", 3)]
     assert broken_rules(_detection(larges), ()) == 1
     assert broken_rules(_detection(larges), ("canadian-style",)) == 0
+    assert broken_rules(_detection(larges), None) == 1  # the rules in play not known: none
     # a stack is read wherever it stands; one out of order breaks a rule
     assert broken_rules(_detection([(0, 0, "red", 3), (0, 0, "blue", 1, 1)]), ()) == 0
     assert broken_rules(_detection([(0, 0, "red", 1), (0, 0, "blue", 2, 1)]), ()) == 1
@@ -268,7 +269,7 @@ def test_each_size_is_decoded_and_its_table_seen_once_however_often_it_is_read(m
         decoded.append(side)
         return np.zeros((round(0.75 * side), side, 3), np.uint8)
 
-    def analyze(rgb, profile, cast=None, view=None):
+    def analyze(rgb, profile, cast=None, view=None, stacks=True):
         viewed.append(view)
         found = TWO_MEDIUMS_SIDE_BY_SIDE if rgb.shape[1] != largest else LEGAL[:3 if cast == "shadows 1" else 4]
         return _detection(found), view or ("log ratio", None, None, True, profile)
@@ -279,3 +280,22 @@ def test_each_size_is_decoded_and_its_table_seen_once_however_often_it_is_read(m
     assert decoded == sides
     assert len(viewed) == 9 and viewed[:3] == [None] * 3
     assert all(view is not None for view in viewed[3:])
+
+
+@pytest.mark.parametrize("rules, stacks, contrast", [
+    (None, True, PROFILE.stack_face_contrast),
+    (("little-boxes", "piazzas", "clusters"), False, PROFILE.stack_face_contrast),
+    (("little-boxes", "mixed-use-development", "clusters"), True, PROFILE.stack_face_contrast_in_play),
+], ids=["rules-not-known", "no-stacks-in-play", "mixed-use-in-play"])
+def test_the_rules_in_play_tell_how_stacks_are_read(monkeypatch, rules, stacks, contrast):
+    """Where Mixed-Use Development is in play the player may have stacked any piece, and the
+    faces of a lower piece tell a stack at a lesser contrast; where other rules are in play
+    without it, no stack is read from hints; where the rules are not known, as ever."""
+    seen = []
+
+    def analyze(rgb, profile, cast=None, view=None, stacks=True):
+        seen.append((stacks, profile.stack_face_contrast))
+        return _detection(LEGAL), ("log ratio", None, None, True, profile)
+    monkeypatch.setattr(vision, "_analyze", analyze)
+    vision.read_photo(_photo(), PROFILE, rules)
+    assert seen == [(stacks, contrast)]
