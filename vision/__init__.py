@@ -84,9 +84,9 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=None) -> tuple
     and a misread city mostly breaks the game's rules, which a city as played mostly keeps.
     So the photo is read at ``profile.working_side``; where that reading breaks the rules
     (:func:`vision.second_readings.broken_rules`, under ``rules``, the ids of the special
-    rules in play, or None where they are not known) or is off a clear grid, it is read again at each of
-    ``profile.second_reading_scales`` times that side in turn, until a reading costs nothing
-    and leaves no empty cell where a piece may stand unseen
+    rules in play, or None where they are not known) or is off a clear grid, it is read
+    again at each of ``profile.second_reading_scales`` times that side in turn, until a
+    reading costs nothing and leaves no empty cell where a piece may stand unseen
     (:attr:`Detection.doubtful_empty`: another size may find it), and the reading that costs
     least is kept (of equals, the one whose pieces are surest on the whole, then the first).
     A reading costs the rules it breaks, and ``profile.second_reading_missed_cost`` for each
@@ -128,8 +128,9 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=None) -> tuple
     if recorded is not None:
         logger.info("the photo records a field of view of %.1f degrees", recorded)
         profile = dataclasses.replace(profile, hfov_deg=recorded)
-    stacks = rules is None or MIXED_USE in rules
-    if rules is not None and MIXED_USE in rules:
+    mixed_use = rules is not None and MIXED_USE in rules
+    stacks = rules is None or mixed_use
+    if mixed_use:
         profile = dataclasses.replace(profile, stack_face_contrast=profile.stack_face_contrast_in_play)
     sizes: dict = {}  # each side read: its image and table view, for every round
     rgb, detection, view = _read_at_sizes(data, profile, rules, stacks, sizes)
@@ -159,10 +160,10 @@ def _read_at_sizes(data: bytes, profile: Profile, rules, stacks: bool, sizes: di
     """The image, :class:`Detection` and table view (see :func:`_table_view`) of the reading
     of ``data`` kept among those at the sizes :func:`read_photo` tries, the shadows ``cast``
     (bool (H, W), in any image size) left out of each where given; ``stacks`` as for
-    :func:`analyze`. ``sizes`` holds, for each
-    long side asked for before, the image decoded at it and its table view (None until it
-    is read), and takes those of the sides asked for now: a photo is decoded and its table
-    seen once at each size, however many times it is read."""
+    :func:`analyze`. ``sizes`` holds, for each long side asked for before, the image decoded
+    at it and its table view (None until it is read), and takes those of the sides asked for
+    now: a photo is decoded and its table seen once at each size, however many times it is
+    read."""
     readings, not_found = [], None  # (image, detection, rules broken, view)
 
     def cost(reading) -> float:
