@@ -6,6 +6,9 @@ from dataclasses import dataclass
 
 from .city import SIZE_NAMES, TRIOS_PER_COLOR, Cell, City
 
+MIXED_USE = "mixed-use-development"  # the one special rule under which pieces may be stacked
+CANADIAN_STYLE = "canadian-style"  # the one under which large pieces may touch
+
 
 @dataclass(frozen=True, slots=True)
 class Illegal:
@@ -26,8 +29,8 @@ class Illegal:
 def check_legality(city: City, rules=None) -> list[Illegal]:
     """Every legality problem of ``city`` under ``rules`` (default: the city's own rules)."""
     rules = city.rules if rules is None else tuple(rules)
-    return (_same_size(city, "canadian-style" in rules) + _disconnected(city)
-            + _too_many(city) + _stacks(city, "mixed-use-development" in rules))
+    return (_same_size(city, CANADIAN_STYLE in rules) + _disconnected(city)
+            + _too_many(city) + _stacks(city, MIXED_USE in rules))
 
 
 def _same_size(city: City, larges_may_touch: bool) -> list[Illegal]:

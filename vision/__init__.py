@@ -34,6 +34,7 @@ import cv2
 import numpy as np
 
 from calibration import Profile, load_profile
+from scorer import MIXED_USE
 
 from .cast_shadows import cast_shadows
 from .cells import read_pieces
@@ -45,7 +46,7 @@ from .load import field_of_view, load_photo
 from .look_alikes import tell_look_alikes
 from .overlay import draw_overlay
 from .pieces import Blob, find_blobs
-from .second_readings import MIXED_USE, broken_rules, mark_disputed
+from .second_readings import broken_rules, mark_disputed
 from .verify import check_reading
 from .whole_set import as_whole_set
 

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from scorer import check_legality
+from scorer import MIXED_USE, check_legality
 from scorer.city import TRIOS_PER_COLOR
 
 from .cells import NEIGHBOURS
 from .detection import Detection, with_confidences, with_doubtful_empty
 
-MIXED_USE = "mixed-use-development"  # the special rule under which pieces may be stacked
 # a stack read is no rule broken: where the game in play allows none, it is the scorer's to flag
 _READING_RULES = (MIXED_USE,)
 # a piece another reading reads otherwise is as likely that reading's as this one's
@@ -24,9 +23,9 @@ DISPUTED_CONFIDENCE = 0.5
 
 def broken_rules(detection: Detection, rules) -> int:
     """How often the city of ``detection`` breaks the game's rules (the special rules
-    ``rules`` in play, none where None, stacks allowed): one for each pair of same-size neighbours, each
-    cell cut off from the city, each piece of a kind beyond the set's supply and each
-    stack out of order."""
+    ``rules`` in play, none where None, stacks allowed): one for each pair of same-size
+    neighbours, each cell cut off from the city, each piece of a kind beyond the set's supply
+    and each stack out of order."""
     city = detection.city
     broken = 0
     for problem in check_legality(city, (*(rules or ()), *_READING_RULES)):

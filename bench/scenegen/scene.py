@@ -33,7 +33,6 @@ UNRECORDED_SHARE = 0.2  # photos whose EXIF records no lens (stripped by a messe
 _LENS_STREAM = 1  # the lens's own random stream: SeedSequence([set_seed, index, _LENS_STREAM])
 _RULES_STREAM = 2  # the special rules' own random stream, as the lens's
 RULES_IN_PLAY = {"standard": 3, "small-city": 2}  # special rules a game of each variant plays with
-MIXED_USE = "mixed-use-development"  # the rule under which pieces may be stacked
 
 
 def layout(rng: np.random.Generator, city: dict, pitch: float, rot_deg: float,
@@ -135,9 +134,9 @@ def sample_rules(set_seed: int, index: int, city: dict, legality: dict) -> list[
     and without Canadian Style where the city breaks the rules by two same-size pieces side
     by side (``legality`` as :func:`city.sample_city` gives it; under that rule two large
     pieces may touch)."""
-    from scorer import RULES
+    from scorer import CANADIAN_STYLE, MIXED_USE, RULES
     rng = np.random.default_rng(np.random.SeedSequence([set_seed, index, _RULES_STREAM]))
-    barred = {"canadian-style"} if legality["illegal_reason"] == "same-size" else set()
+    barred = {CANADIAN_STYLE} if legality["illegal_reason"] == "same-size" else set()
     stacked = any(p.get("level", 0) for p in city["pieces"])
     chosen = [MIXED_USE] if stacked else []
     pool = sorted(set(RULES) - barred - set(chosen))

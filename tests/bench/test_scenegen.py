@@ -255,8 +255,8 @@ def test_each_city_holds_the_special_rules_its_player_chose():
     """As many as its variant plays with; Mixed-Use Development among them wherever the city
     holds a stack (the only rule that allows one), and at random elsewhere; Canadian Style
     never where the city is illegal for two same-size pieces side by side."""
-    from bench.scenegen.scene import MIXED_USE, RULES_IN_PLAY, sample_scene
-    from scorer import RULES
+    from bench.scenegen.scene import RULES_IN_PLAY, sample_scene
+    from scorer import MIXED_USE, RULES
     cities = [sample_scene(8, i, 0.1).gt for i in range(60)]
     for gt in cities:
         rules = gt["city"]["rules"]
