@@ -215,6 +215,7 @@ class Profile:
     edge_strength_spread: float
     edge_strength_cap: float
     same_size_cost: float
+    large_pair_cost: float
     surplus_cost: float
     shadow_area_growth: float
     informative_above: float

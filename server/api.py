@@ -52,8 +52,7 @@ def detect():
     (the stored photo's name), ``photo_url`` and ``uncertain_below`` (the profile's confidence
     under which a piece is uncertain). Optional fields: ``profile`` (a calibration profile
     name) and ``rules`` (comma-separated ids of the rules in play, written into the city; the
-    photo is read knowing them: without Mixed-Use Development, no stack is read from hints
-    alone)."""
+    photo is read knowing them: see :func:`vision.read_photo`)."""
     upload = request.files.get("photo")
     if upload is None:
         raise ApiError("missing field 'photo': take or choose a photo of the city")

@@ -48,8 +48,9 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("detect", help="read the city in a photo")
     p.add_argument("photo", metavar="PHOTO")
     p.add_argument("--profile", help="profile name or file (default: the bundled default)")
-    p.add_argument("--rules", help="comma-separated ids of the rules in play, for the legality checks (without "
-                   "mixed-use-development among them, no stack is read from hints alone)")
+    p.add_argument("--rules", help="comma-separated ids of the rules in play, for the legality checks and the "
+                   "reading (no stack read from hints alone without mixed-use-development, touching larges "
+                   "read as readily as apart with canadian-style)")
     p.add_argument("--json", action="store_true", help="print the city as JSON")
     p.add_argument("--overlay", metavar="OUT.jpg", help="write the photo with what was read drawn on it")
     p.set_defaults(run=_detect)

@@ -34,7 +34,7 @@ import cv2
 import numpy as np
 
 from calibration import Profile, load_profile
-from scorer import MIXED_USE
+from scorer import CANADIAN_STYLE, MIXED_USE
 
 from .cast_shadows import cast_shadows
 from .cells import read_pieces
@@ -118,7 +118,9 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=None) -> tuple
     Where ``rules`` are given without Mixed-Use Development, the game in play allows no stack,
     and none is read from what only hints at one (see ``stacks`` of :func:`analyze`); where
     they hold it, the player may have stacked any piece, and a stack is told by the faces of
-    its lower piece at the lesser ``profile.stack_face_contrast_in_play``.
+    its lower piece at the lesser ``profile.stack_face_contrast_in_play``. Where they hold
+    Canadian Style, two large pieces side by side cost the sizes read nothing
+    (``profile.large_pair_cost`` 0): the player may have placed them so.
 
     Raises :class:`PhotoError` for data that is not a readable photo and
     :class:`BoardNotFound` where no reading finds a city.
@@ -133,6 +135,8 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=None) -> tuple
     stacks = rules is None or mixed_use
     if mixed_use:
         profile = dataclasses.replace(profile, stack_face_contrast=profile.stack_face_contrast_in_play)
+    if rules is not None and CANADIAN_STYLE in rules:
+        profile = dataclasses.replace(profile, large_pair_cost=0.0)
     sizes: dict = {}  # each side read: its image and table view, for every round
     rgb, detection, view = _read_at_sizes(data, profile, rules, stacks, sizes)
     settled = len(sizes) == 1  # the working side's reading was kept without another size tried

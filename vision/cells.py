@@ -306,7 +306,8 @@ def _sizes_and_pitch(camera: Camera, cells: np.ndarray, areas: np.ndarray, color
     unit = _predicted_areas(camera, cells, 32.0)
     predicted = unit * (32.0 / np.asarray(pitches, np.float64))[:, None, None] ** 2  # areas scale with (size / pitch)^2
     sizes, cost = likely_sizes(size_scores(areas, predicted), colors, cells, profile.size_tolerance,
-                               profile.same_size_cost, PER_KIND, profile.surplus_cost)
+                               profile.same_size_cost, PER_KIND, profile.surplus_cost,
+                               large_pair_cost=profile.large_pair_cost)
     best = int(np.argmin(cost))
     return sizes[best] + 1, float(pitches[best])
 
@@ -325,7 +326,8 @@ def _best_fitting_pitch(camera: Camera, by_cell: dict, blobs: list[Blob], colors
             for cell in cells]
     cell_colors = np.array([colors[max(by_cell[cell], key=lambda i: blobs[i].area)] for cell in cells])
     sizes, cost = likely_sizes(np.stack([mismatch for mismatch, _ in fits], axis=1), cell_colors, np.array(cells),
-                               profile.outline_tolerance, profile.same_size_cost, PER_KIND, profile.surplus_cost)
+                               profile.outline_tolerance, profile.same_size_cost, PER_KIND, profile.surplus_cost,
+                               large_pair_cost=profile.large_pair_cost)
     best = int(np.argmin(cost))
     nearly = sizes[cost <= cost[best] + profile.same_size_cost]
     scale_dependent = {cell for cell, differs in zip(cells, (nearly != sizes[best]).any(axis=0)) if differs}
@@ -468,7 +470,7 @@ def _apply_priors(readings, camera: Camera, pitch_mm: float, profile: Profile,
 
         def settled(scores):
             return likely_sizes(scores, colours, cells, profile.outline_tolerance, profile.same_size_cost, PER_KIND,
-                                profile.surplus_cost, least)[0] + 1
+                                profile.surplus_cost, least, profile.large_pair_cost)[0] + 1
         sizes = settled(mismatches)
         if edges is not None and len(idx) >= _MIN_EDGE_SIZED:
             sides = fit_sides(edges, camera, cells, BASE_MM[2] / pitch_mm, colours)

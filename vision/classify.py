@@ -172,11 +172,13 @@ def _capacity_limited(dist: np.ndarray, capacity: int = MAX_PER_COLOR) -> np.nda
 
 def likely_sizes(scores: np.ndarray, colors: np.ndarray, cells: np.ndarray, tolerance: float,
                  same_size_cost: float, per_kind: int, surplus_cost: float,
-                 least: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | float]:
+                 least: np.ndarray | None = None, large_pair_cost: float | None = None
+                 ) -> tuple[np.ndarray, np.ndarray | float]:
     """Sizes (0..2) of the pieces standing on the table, read together with the game's own
-    constraints as soft priors: two same-size pieces side by side cost ``same_size_cost`` and
-    each piece of a colour and size beyond the supply ``per_kind`` costs ``surplus_cost``,
-    against each piece's measurement cost ``(mismatch / tolerance)^2 / 2``. An ambiguous
+    constraints as soft priors: two same-size pieces side by side cost ``same_size_cost``
+    (two large ones ``large_pair_cost`` where given: nothing where the rules in play let them
+    touch) and each piece of a colour and size beyond the supply ``per_kind`` costs
+    ``surplus_cost``, against each piece's measurement cost ``(mismatch / tolerance)^2 / 2``. An ambiguous
     reading yields to the rules; a clear one does not (real mistakes must still be flagged).
 
     ``scores``: (N, 3) mismatches (log-area, or minus-log outline overlap), or (P, N, 3)
@@ -191,6 +193,9 @@ def likely_sizes(scores: np.ndarray, colors: np.ndarray, cells: np.ndarray, tole
     cost beyond the best's. So a piece measured far above a large one still reads large:
     capping the costs themselves made every size cost the same and let the rules pick any."""
     scores = np.asarray(scores, np.float64)
+    pair_cost = np.full(3, same_size_cost)  # two same-size neighbours' cost, by size
+    if large_pair_cost is not None:
+        pair_cost[2] = large_pair_cost
     single = scores.ndim == 2
     raw = 0.5 * (scores.reshape(-1, *scores.shape[-2:]) / tolerance) ** 2  # (P, N, 3)
     best = raw.min(axis=2, keepdims=True)
@@ -212,7 +217,7 @@ def likely_sizes(scores: np.ndarray, colors: np.ndarray, cells: np.ndarray, tole
         changed = False
         for i in order.T:  # the k-th most confident piece of every reading, (P,)
             own = onehot[readings, i]
-            local = unary[readings, i] + same_size_cost * beside[readings, i] \
+            local = unary[readings, i] + pair_cost * beside[readings, i] \
                 + surplus_cost * (kin[readings, i] - own >= per_kind)
             best = local.argmin(axis=1)
             if (best != sizes[readings, i]).any():
@@ -225,7 +230,7 @@ def likely_sizes(scores: np.ndarray, colors: np.ndarray, cells: np.ndarray, tole
         if not changed:
             break
     chosen = sizes[..., None]
-    total = (np.take_along_axis(unary + same_size_cost * beside, chosen, axis=2)[..., 0]
+    total = (np.take_along_axis(unary + pair_cost * beside, chosen, axis=2)[..., 0]
              + surplus_cost * (np.take_along_axis(kin, chosen, axis=2)[..., 0] - 1 >= per_kind)).sum(axis=1)
     return (sizes[0], float(total[0])) if single else (sizes, total)
 

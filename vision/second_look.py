@@ -172,7 +172,7 @@ def _sizes_with_rules(pieces: list[Reading], known: int, reading: CityReading, p
     # likely_sizes costs a mismatch m at tolerance 1 as m^2 / 2
     sizes = likely_sizes(np.sqrt(2 * np.array(costs)), np.array([pieces[k].color_index for k in on_table]),
                          np.array([[pieces[k].col, pieces[k].row] for k in on_table]), 1.0, profile.same_size_cost,
-                         PER_KIND, profile.surplus_cost, least_sizes(pieces, on_table))[0] + 1
+                         PER_KIND, profile.surplus_cost, least_sizes(pieces, on_table), profile.large_pair_cost)[0] + 1
     out = list(pieces)
     for k, size in zip(on_table, sizes):
         p = out[k]

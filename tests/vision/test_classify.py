@@ -24,6 +24,19 @@ def test_an_ambiguous_reading_yields_to_its_neighbour():
     assert sizes.tolist() == [1, 0]
 
 
+def test_two_larges_side_by_side_cost_the_large_pair_cost():
+    """A piece measured between large and medium beside a clear large yields to the rule that
+    two larges may not touch; where the rules let them (Canadian Style: no cost), it does not,
+    while two mediums still may not touch."""
+    cells = np.array([[0, 0], [1, 0]])
+    larges = _mismatch([1.1, 0.87])
+    assert likely_sizes(larges, np.array([0, 1]), cells, TOL, SAME, 3, SURPLUS)[0].tolist() == [2, 1]
+    touching = likely_sizes(larges, np.array([0, 1]), cells, TOL, SAME, 3, SURPLUS, large_pair_cost=0.0)[0]
+    assert touching.tolist() == [2, 2]
+    mediums = likely_sizes(_mismatch([0.6, 0.37]), np.array([0, 1]), cells, TOL, SAME, 3, SURPLUS, large_pair_cost=0.0)
+    assert mediums[0].tolist() == [1, 0]
+
+
 def test_an_ambiguous_reading_yields_to_the_supply():
     cells = np.array([[0, 0], [2, 0], [4, 0], [6, 0]])  # apart: no neighbours
     sizes, _ = likely_sizes(_mismatch([1.1, 1.1, 1.1, 0.87]), np.zeros(4, int), cells, TOL, SAME, 3, SURPLUS)

@@ -282,20 +282,23 @@ def test_each_size_is_decoded_and_its_table_seen_once_however_often_it_is_read(m
     assert all(view is not None for view in viewed[3:])
 
 
-@pytest.mark.parametrize("rules, stacks, contrast", [
-    (None, True, PROFILE.stack_face_contrast),
-    (("little-boxes", "piazzas", "clusters"), False, PROFILE.stack_face_contrast),
-    (("little-boxes", "mixed-use-development", "clusters"), True, PROFILE.stack_face_contrast_in_play),
-], ids=["rules-not-known", "no-stacks-in-play", "mixed-use-in-play"])
-def test_the_rules_in_play_tell_how_stacks_are_read(monkeypatch, rules, stacks, contrast):
+@pytest.mark.parametrize("rules, stacks, contrast, large_pair_cost", [
+    (None, True, PROFILE.stack_face_contrast, PROFILE.large_pair_cost),
+    (("little-boxes", "piazzas", "clusters"), False, PROFILE.stack_face_contrast, PROFILE.large_pair_cost),
+    (("little-boxes", "mixed-use-development", "clusters"), True, PROFILE.stack_face_contrast_in_play,
+     PROFILE.large_pair_cost),
+    (("canadian-style", "piazzas", "clusters"), False, PROFILE.stack_face_contrast, 0.0),
+], ids=["rules-not-known", "no-stacks-in-play", "mixed-use-in-play", "canadian-style-in-play"])
+def test_the_rules_in_play_tell_how_stacks_and_sizes_are_read(monkeypatch, rules, stacks, contrast, large_pair_cost):
     """Where Mixed-Use Development is in play the player may have stacked any piece, and the
     faces of a lower piece tell a stack at a lesser contrast; where other rules are in play
-    without it, no stack is read from hints; where the rules are not known, as ever."""
+    without it, no stack is read from hints; where Canadian Style is, two larges side by side
+    cost the sizes nothing; where the rules are not known, as ever."""
     seen = []
 
     def analyze(rgb, profile, cast=None, view=None, stacks=True):
-        seen.append((stacks, profile.stack_face_contrast))
+        seen.append((stacks, profile.stack_face_contrast, profile.large_pair_cost))
         return _detection(LEGAL), ("log ratio", None, None, True, profile)
     monkeypatch.setattr(vision, "_analyze", analyze)
     vision.read_photo(_photo(), PROFILE, rules)
-    assert seen == [(stacks, contrast)]
+    assert seen == [(stacks, contrast, large_pair_cost)]
