@@ -178,8 +178,9 @@ def likely_sizes(scores: np.ndarray, colors: np.ndarray, cells: np.ndarray, tole
     constraints as soft priors: two same-size pieces side by side cost ``same_size_cost``
     (two large ones ``large_pair_cost`` where given: nothing where the rules in play let them
     touch) and each piece of a colour and size beyond the supply ``per_kind`` costs
-    ``surplus_cost``, against each piece's measurement cost ``(mismatch / tolerance)^2 / 2``. An ambiguous
-    reading yields to the rules; a clear one does not (real mistakes must still be flagged).
+    ``surplus_cost``, against each piece's measurement cost ``(mismatch / tolerance)^2 / 2``.
+    An ambiguous reading yields to the rules; a clear one does not (real mistakes must still
+    be flagged).
 
     ``scores``: (N, 3) mismatches (log-area, or minus-log outline overlap), or (P, N, 3)
     for P readings of the same pieces (at P scales), solved side by side; ``colors``: (N,)
