@@ -50,10 +50,13 @@ def _draw(rng: np.random.Generator, supply: dict, size: int) -> str | None:
     return color
 
 
-def _legal_cells(cells: dict, size: int) -> list[tuple[int, int]]:
+def _legal_cells(cells: dict, size: int, larges_touch: bool = False) -> list[tuple[int, int]]:
+    """Empty cells beside the city where a piece of ``size`` may go: no neighbour of its size
+    (a large one may touch larges where ``larges_touch``, as under Canadian Style)."""
     if not cells:
         return [(0, 0)]
-    return [c for c in _frontier(cells) if size not in _neighbour_sizes(cells, c)]
+    return [c for c in _frontier(cells)
+            if size not in _neighbour_sizes(cells, c) or (larges_touch and size == SIZES[-1])]
 
 
 def _stack_cells(cells: dict, size: int) -> list[tuple[int, int]]:
@@ -70,7 +73,7 @@ def _pick_cell(rng: np.random.Generator, cells: dict, options: list) -> tuple[in
 
 def sample_city(rng: np.random.Generator, n_pieces: int | None = None,
                 small_city: bool | None = None, n_stacks: int | None = None,
-                illegal: str | None = "random") -> tuple[dict, dict]:
+                illegal: str | None = "random", larges_touch: bool = False) -> tuple[dict, dict]:
     """Grow a random city.
 
     Args:
@@ -79,6 +82,8 @@ def sample_city(rng: np.random.Generator, n_pieces: int | None = None,
         small_city: variant; random (30 %) when None.
         n_stacks: number of stacks (Mixed-Use); random (20 % of cities get 1-4) when None.
         illegal: None (legal), "same-size", "disconnected", or "random" (10 % illegal).
+        larges_touch: large pieces may be placed next to larges (Canadian Style); the
+            illegal same-size pair is then never of larges.
     Returns:
         (city, info): city in the contract format (rows/cols normalised to min 0) and
         info ``{"legal": bool, "illegal_reason": str | None, "illegal_cells": [[r, c], ...]}``.
@@ -107,7 +112,7 @@ def sample_city(rng: np.random.Generator, n_pieces: int | None = None,
                 continue
             stack_opts = _stack_cells(cells, size) if stacks_left else []
             want_stack = stack_opts and rng.random() < stacks_left / max(1, n_legal - placed)
-            options = stack_opts if want_stack else _legal_cells(cells, size)
+            options = stack_opts if want_stack else _legal_cells(cells, size, larges_touch)
             if not options:
                 continue
             color = _draw(rng, supply, size)
@@ -124,7 +129,7 @@ def sample_city(rng: np.random.Generator, n_pieces: int | None = None,
             break
     info = {"legal": True, "illegal_reason": None, "illegal_cells": []}
     if illegal:
-        _add_illegal(rng, cells, supply, illegal, info)
+        _add_illegal(rng, cells, supply, illegal, info, larges_touch)
     pieces = [p for c in sorted(cells) for p in cells[c]]
     r0 = min(p["row"] for p in pieces)
     c0 = min(p["col"] for p in pieces)
@@ -137,15 +142,16 @@ def sample_city(rng: np.random.Generator, n_pieces: int | None = None,
     return city, info
 
 
-def _add_illegal(rng, cells, supply, kind, info) -> None:
-    """Add one last piece that breaks the rules: next to exactly one same-size piece, or
-    alone (no occupied cell within its 8-neighbourhood is used; it is two cells away)."""
+def _add_illegal(rng, cells, supply, kind, info, larges_touch: bool = False) -> None:
+    """Add one last piece that breaks the rules: next to exactly one same-size piece (not a
+    large where ``larges_touch``), or alone (no occupied cell within its 8-neighbourhood is
+    used; it is two cells away)."""
     sizes = [s for s in SIZES if any(supply[(c, s)] for c in COLORS)]
     if not sizes:
         return
     if kind == "same-size":
         opts = []
-        for size in sizes:
+        for size in [s for s in sizes if not (larges_touch and s == SIZES[-1])]:
             for cell in _frontier(cells):
                 same = [(cell[0] + dr, cell[1] + dc) for dr, dc in NEIGHBOURS
                         if any(p["size"] == size for p in cells.get((cell[0] + dr, cell[1] + dc), ()))]

@@ -26,13 +26,14 @@ from .textures import TABLE_KINDS
 
 log = logging.getLogger(__name__)
 INTERNAL_PIXELS = 3.2e6  # render budget before upsampling (>= half linear size at 12 MP)
-VERSION = 8  # bump whenever the output for a given seed changes (invalidates cached sets)
+VERSION = 9  # bump whenever the output for a given seed changes (invalidates cached sets)
 ZOOM_SHARE = 0.15  # photos taken at a phone's 2x zoom, whose view is ZOOM_HFOV_DEG across
 ZOOM_HFOV_DEG = (36.0, 41.0)  # near 2 atan(tan(h / 2) / 2) of a main lens's h of 65-75 degrees (35-42)
 UNRECORDED_SHARE = 0.2  # photos whose EXIF records no lens (stripped by a messenger or an editor)
 _LENS_STREAM = 1  # the lens's own random stream: SeedSequence([set_seed, index, _LENS_STREAM])
 _RULES_STREAM = 2  # the special rules' own random stream, as the lens's
 RULES_IN_PLAY = {"standard": 3, "small-city": 2}  # special rules a game of each variant plays with
+CANADIAN_SHARE = 1 / 6  # games played with Canadian Style: three rules of the 18 drawn at random
 
 
 def layout(rng: np.random.Generator, city: dict, pitch: float, rot_deg: float,
@@ -126,22 +127,27 @@ def sample_lens(set_seed: int, index: int) -> tuple[float | None, bool]:
     return zoom, bool(rng.random() >= UNRECORDED_SHARE)
 
 
-def sample_rules(set_seed: int, index: int, city: dict, legality: dict) -> list[str]:
-    """The special rules (ids) the player of scene ``index`` of set ``set_seed`` chose, from
-    their own random stream (the photo does not show them, so its pixels do not hang on
-    them): as many as the ``city``'s variant plays with, drawn at random, with Mixed-Use
-    Development among them where the city holds a stack (stacks are legal under it alone),
-    and without Canadian Style where the city breaks the rules by two same-size pieces side
-    by side (``legality`` as :func:`city.sample_city` gives it; under that rule two large
-    pieces may touch)."""
+def sample_rules(rng: np.random.Generator, city: dict, canadian: bool) -> list[str]:
+    """The special rules (ids) the player of ``city`` chose, drawn by ``rng`` (the rules' own
+    random stream, :func:`rules_stream`: the photo does not show them): as many as the
+    city's variant plays with, Canadian Style among them where ``canadian`` (drawn first,
+    :func:`rules_stream`: the city was grown knowing it) and not elsewhere, Mixed-Use
+    Development wherever the city holds a stack (stacks are legal under it alone), the rest
+    at random."""
     from scorer import CANADIAN_STYLE, MIXED_USE, RULES
-    rng = np.random.default_rng(np.random.SeedSequence([set_seed, index, _RULES_STREAM]))
-    barred = {CANADIAN_STYLE} if legality["illegal_reason"] == "same-size" else set()
     stacked = any(p.get("level", 0) for p in city["pieces"])
-    chosen = [MIXED_USE] if stacked else []
-    pool = sorted(set(RULES) - barred - set(chosen))
+    chosen = [MIXED_USE] * stacked + [CANADIAN_STYLE] * canadian
+    pool = sorted(set(RULES) - {CANADIAN_STYLE} - set(chosen))
     chosen += [str(r) for r in rng.choice(pool, RULES_IN_PLAY[city["variant"]] - len(chosen), replace=False)]
     return sorted(chosen)
+
+
+def rules_stream(set_seed: int, index: int) -> tuple[np.random.Generator, bool]:
+    """The special rules' own random stream for scene ``index`` of set ``set_seed``, and
+    whether Canadian Style is among them (drawn first from it, at ``CANADIAN_SHARE``: the
+    city is grown knowing it, as a player places larges together under it)."""
+    rng = np.random.default_rng(np.random.SeedSequence([set_seed, index, _RULES_STREAM]))
+    return rng, bool(rng.random() < CANADIAN_SHARE)
 
 
 def sample_scene(set_seed: int, index: int, scale: float = 1.0, city: dict | None = None,
@@ -163,9 +169,10 @@ def sample_scene(set_seed: int, index: int, scale: float = 1.0, city: dict | Non
     (None where none is recorded).
     """
     rng = np.random.default_rng(np.random.SeedSequence([set_seed, index]))
-    sampled, legality = sample_city(rng)
+    rules_rng, canadian = rules_stream(set_seed, index)
+    sampled, legality = sample_city(rng, larges_touch=canadian and city is None)  # a city given: as ever
     if city is None:
-        city = dict(sampled, rules=sample_rules(set_seed, index, sampled, legality))
+        city = dict(sampled, rules=sample_rules(rules_rng, sampled, canadian))
     else:
         legality = _legality(city)
     pitch = float(rng.uniform(27, 40))

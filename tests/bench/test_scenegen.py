@@ -253,16 +253,34 @@ def test_occlusion_of_stacked_pieces():
 
 def test_each_city_holds_the_special_rules_its_player_chose():
     """As many as its variant plays with; Mixed-Use Development among them wherever the city
-    holds a stack (the only rule that allows one), and at random elsewhere; Canadian Style
-    never where the city is illegal for two same-size pieces side by side."""
+    holds a stack (the only rule that allows one); Canadian Style in about one game in six,
+    its larges then free to touch (elsewhere they never do); the rest at random."""
     from bench.scenegen.scene import RULES_IN_PLAY, sample_scene
-    from scorer import MIXED_USE, RULES
-    cities = [sample_scene(8, i, 0.1).gt for i in range(60)]
+    from scorer import CANADIAN_STYLE, MIXED_USE, RULES
+    cities = [sample_scene(8, i, 0.1).gt for i in range(90)]
+    touching = []
     for gt in cities:
         rules = gt["city"]["rules"]
         assert len(set(rules)) == len(rules) == RULES_IN_PLAY[gt["city"]["variant"]] and set(rules) <= set(RULES)
         assert (MIXED_USE in rules) >= bool(gt["scene"]["stacks"])
-        if gt["illegal"] and gt["illegal"]["reason"] == "same-size":
-            assert "canadian-style" not in rules
+        larges = {(p["row"], p["col"]) for p in gt["city"]["pieces"] if p["size"] == 3 and p["level"] == 0}
+        pairs = sum((r, c + 1) in larges or (r + 1, c) in larges for r, c in larges)
+        if CANADIAN_STYLE in rules:
+            touching.append(pairs)
+        elif not gt["illegal"]:
+            assert pairs == 0
+    assert 5 <= len(touching) <= 30 and sum(touching) > 0
     assert any(gt["scene"]["stacks"] for gt in cities) and any(MIXED_USE not in gt["city"]["rules"] for gt in cities)
-    assert len({tuple(gt["city"]["rules"]) for gt in cities}) > 30  # drawn, not fixed
+    assert len({tuple(gt["city"]["rules"]) for gt in cities}) > 40  # drawn, not fixed
+
+
+def test_larges_touch_only_where_the_city_is_grown_so():
+    rng = np.random.default_rng(3)
+    for larges_touch in (False, True):
+        pairs = 0
+        for _ in range(20):
+            city, info = sample_city(rng, n_pieces=40, small_city=False, illegal=None, larges_touch=larges_touch)
+            larges = {(p["row"], p["col"]) for p in city["pieces"] if p["size"] == 3 and p["level"] == 0}
+            pairs += sum((r, c + 1) in larges or (r + 1, c) in larges for r, c in larges)
+            assert info["legal"]
+        assert (pairs > 0) == larges_touch
