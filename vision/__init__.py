@@ -131,11 +131,11 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=None) -> tuple
     if recorded is not None:
         logger.info("the photo records a field of view of %.1f degrees", recorded)
         profile = dataclasses.replace(profile, hfov_deg=recorded)
-    mixed_use = rules is not None and MIXED_USE in rules
-    stacks = rules is None or mixed_use
-    if mixed_use:
+    in_play = set(rules or ())
+    stacks = rules is None or MIXED_USE in in_play
+    if MIXED_USE in in_play:
         profile = dataclasses.replace(profile, stack_face_contrast=profile.stack_face_contrast_in_play)
-    if rules is not None and CANADIAN_STYLE in rules:
+    if CANADIAN_STYLE in in_play:
         profile = dataclasses.replace(profile, large_pair_cost=0.0)
     sizes: dict = {}  # each side read: its image and table view, for every round
     rgb, detection, view = _read_at_sizes(data, profile, rules, stacks, sizes)
