@@ -1,13 +1,13 @@
 """Vision: a phone photo of a Zoning Out city -> pieces on the game's grid.
 
     rgb = load_photo(data, profile.working_side)  # uint8 (H, W, 3) RGB, upright, working size
-    detection = analyze(rgb, profile)             # Detection: pieces, grid, confidences, warnings
+    detection = analyze(rgb, profile, rules=rules)  # Detection: pieces, grid, confidences, warnings
+                                                  # (rules: the ids of those in play, or None)
     detection.city                                # scorer.City
     detection.to_json(rules)                      # the `citycam detect --json` object
     rgb, detection = read_photo(data, profile, rules)  # both, read again at other sizes
                                                   # where the reading breaks the game's
-                                                  # rules (the ids of those in play, or
-                                                  # None), and without a low lamp's shadows
+                                                  # rules, and without a low lamp's shadows
 
 Stages, one module each: load, colour (table-relative colour), pieces (candidates), cards
 (what is printed on a rule card is not pieces), grid (lattice and camera), tilt (the camera's
@@ -115,12 +115,7 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=None) -> tuple
     reading the working side settled is seldom mended so (``calibration/README.md``), and
     reading it again would double its time.
 
-    Where ``rules`` are given without Mixed-Use Development, the game in play allows no stack,
-    and none is read from what only hints at one (see ``stacks`` of :func:`analyze`); where
-    they hold it, the player may have stacked any piece, and a stack is told by the faces of
-    its lower piece at the lesser ``profile.stack_face_contrast_in_play``. Where they hold
-    Canadian Style, two large pieces side by side cost the sizes read nothing
-    (``profile.large_pair_cost`` 0): the player may have placed them so.
+    Each reading is made knowing what the ``rules`` in play allow (see :func:`analyze`).
 
     Raises :class:`PhotoError` for data that is not a readable photo and
     :class:`BoardNotFound` where no reading finds a city.
@@ -131,14 +126,8 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=None) -> tuple
     if recorded is not None:
         logger.info("the photo records a field of view of %.1f degrees", recorded)
         profile = dataclasses.replace(profile, hfov_deg=recorded)
-    in_play = set(rules or ())
-    stacks = rules is None or MIXED_USE in in_play
-    if MIXED_USE in in_play:
-        profile = dataclasses.replace(profile, stack_face_contrast=profile.stack_face_contrast_in_play)
-    if CANADIAN_STYLE in in_play:
-        profile = dataclasses.replace(profile, large_pair_cost=0.0)
     sizes: dict = {}  # each side read: its image and table view, for every round
-    rgb, detection, view = _read_at_sizes(data, profile, rules, stacks, sizes)
+    rgb, detection, view = _read_at_sizes(data, profile, rules, sizes)
     settled = len(sizes) == 1  # the working side's reading was kept without another size tried
     for _ in range(0 if settled else profile.cast_shadow_rounds):
         log_ratio, _, _, plain, _ = view
@@ -147,7 +136,7 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=None) -> tuple
             break
         logger.info("read again without the shadows a low lamp casts")
         try:
-            again = _read_at_sizes(data, profile, rules, stacks, sizes, shadows)
+            again = _read_at_sizes(data, profile, rules, sizes, shadows)
         except BoardNotFound:
             break
         if _cells_read(again[1]) < profile.cast_shadow_least_kept * _cells_read(detection):
@@ -160,11 +149,11 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=None) -> tuple
     return rgb, dataclasses.replace(detection, seconds=time.perf_counter() - start)
 
 
-def _read_at_sizes(data: bytes, profile: Profile, rules, stacks: bool, sizes: dict, cast: np.ndarray | None = None
+def _read_at_sizes(data: bytes, profile: Profile, rules, sizes: dict, cast: np.ndarray | None = None
                    ) -> tuple[np.ndarray, Detection, tuple]:
     """The image, :class:`Detection` and table view (see :func:`_table_view`) of the reading
     of ``data`` kept among those at the sizes :func:`read_photo` tries, the shadows ``cast``
-    (bool (H, W), in any image size) left out of each where given; ``stacks`` as for
+    (bool (H, W), in any image size) left out of each where given; ``rules`` as for
     :func:`analyze`. ``sizes`` holds, for each long side asked for before, the image decoded
     at it and its table view (None until it is read), and takes those of the sides asked for
     now: a photo is decoded and its table seen once at each size, however many times it is
@@ -184,7 +173,7 @@ def _read_at_sizes(data: bytes, profile: Profile, rules, stacks: bool, sizes: di
         if any(rgb.shape == other[0].shape for other in readings):
             continue  # a photo smaller than the side asked is not enlarged
         try:
-            detection, view = _analyze(rgb, profile, cast, view, stacks)
+            detection, view = _analyze(rgb, profile, cast, view, rules)
         except BoardNotFound as exc:
             not_found = not_found or exc
             continue
@@ -207,17 +196,24 @@ def _mean_confidence(detection: Detection) -> float:
     return float(np.mean([p.confidence for p in detection.pieces])) if detection.pieces else 0.0
 
 
-def analyze(rgb, profile: Profile | None = None, cast: np.ndarray | None = None, stacks: bool = True) -> Detection:
+def analyze(rgb, profile: Profile | None = None, cast: np.ndarray | None = None, rules=None) -> Detection:
     """Read the city in ``rgb`` (uint8 (H, W, 3) RGB, as from :func:`load_photo`), the shadows
     ``cast`` (bool, in an image of any size: see :func:`vision.cast_shadows.cast_shadows`)
-    left out of the candidates where given.
+    left out of the candidates where given, under the special ``rules`` in play (their ids),
+    or None where they are not known.
 
-    ``stacks``: whether the game in play allows stacks (Mixed-Use Development). Where it
-    does not, a stack is read only where its two colours are seen (a stack the player should
-    not have made, for the scorer to flag), not where only the faces of a lower piece across
-    a seat, the ring of one round a piece read, or a whole set's piece missing hint at one
+    Where ``rules`` are given without Mixed-Use Development, the game in play allows no
+    stack, and none is read where only the faces of a lower piece across a seat, the ring of
+    one round a piece read, or a whole set's piece missing hint at one
     (:func:`vision.verify.check_reading`, :func:`vision.whole_set.as_whole_set`): most such
-    hints are a single piece's shading, and in most games no piece is stacked.
+    hints are a single piece's shading. A stack is still read where its two colours are seen
+    (one the player should not have made, for the scorer to flag). Where they hold it, the
+    player may have stacked any piece, and a stack is told by the faces of its lower piece at
+    the lesser ``profile.stack_face_contrast_in_play``. Where they hold Canadian Style, two
+    large pieces side by side cost the sizes read nothing (``profile.large_pair_cost`` 0),
+    and a whole set's large piece missed may stand beside a large one: the player may have
+    placed them so. Where the rules are not known, stacks are read from hints and larges
+    side by side cost as other pairs.
 
     Where the pieces look larger than their spacing leaves room for (the pitch they are
     modelled at is finer than the grid's: a low lamp's long shadows, labelled with the
@@ -229,31 +225,43 @@ def analyze(rgb, profile: Profile | None = None, cast: np.ndarray | None = None,
 
     Raises :class:`BoardNotFound` when no piece stands out from the table.
     """
-    return _analyze(rgb, profile or load_profile(), cast, stacks=stacks)[0]
+    return _analyze(rgb, profile or load_profile(), cast, rules=rules)[0]
 
 
-def _analyze(rgb, profile: Profile, cast: np.ndarray | None = None, view: tuple | None = None, stacks: bool = True
+def _analyze(rgb, profile: Profile, cast: np.ndarray | None = None, view: tuple | None = None, rules=None
              ) -> tuple[Detection, tuple]:
     """:func:`analyze`, and the table view (see :func:`_table_view`) it read ``rgb`` in:
-    ``view`` where given (one made of ``rgb`` before, with ``profile``)."""
+    ``view`` where given (one made of ``rgb`` before, with ``profile`` and ``rules``)."""
     start = time.perf_counter()
     h, w = rgb.shape[:2]
     if cast is not None and cast.shape != (h, w):
         cast = cv2.resize(cast.astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST) > 0
-    view = view or _table_view(rgb, profile)
+    view = view or _table_view(rgb, _under_rules(profile, rules))
     found = _candidates(view, cast=cast)
     edges = edge_tensor(rgb, _city_box(found))
-    detection = _detect(rgb, view, found, edges, cast, stacks)
+    detection = _detect(rgb, view, found, edges, cast, rules)
     return dataclasses.replace(detection, seconds=time.perf_counter() - start), view
 
 
-def _detect(rgb, view: tuple, found: Candidates, edges: EdgeTensor, cast: np.ndarray | None,
-            stacks: bool) -> Detection:
+def _under_rules(profile: Profile, rules) -> Profile:
+    """``profile`` as the special ``rules`` in play (ids, or None) adjust it (see
+    :func:`analyze`)."""
+    in_play = set(rules or ())
+    if MIXED_USE in in_play:
+        profile = dataclasses.replace(profile, stack_face_contrast=profile.stack_face_contrast_in_play)
+    if CANADIAN_STYLE in in_play:
+        profile = dataclasses.replace(profile, large_pair_cost=0.0)
+    return profile
+
+
+def _detect(rgb, view: tuple, found: Candidates, edges: EdgeTensor, cast: np.ndarray | None, rules) -> Detection:
     """The :class:`Detection` of the candidates ``found`` in ``rgb`` (see :func:`analyze`),
     in the table ``view`` (see :func:`_table_view`), without the shadows ``cast`` (bool
-    (H, W)) where they are given; ``edges`` as for :func:`_read`; ``stacks`` as for
+    (H, W)) where they are given; ``edges`` as for :func:`_read`; ``rules`` as for
     :func:`analyze`."""
     h, w = rgb.shape[:2]
+    stacks = rules is None or MIXED_USE in rules
+    larges_touch = rules is not None and CANADIAN_STYLE in rules
     try:
         reading = _read(found, (w, h), edges)
         if reading.pitch_mm < reading.grid_pitch_mm:
@@ -263,7 +271,7 @@ def _detect(rgb, view: tuple, found: Candidates, edges: EdgeTensor, cast: np.nda
                                 float(np.mean(found.table[::8, ::8])), found.profile, found.strays, edges, stacks)
         reading = tell_look_alikes(reading, rgb, found.strength, found.profile)
         reading = as_whole_set(reading, found.profile, edges, found.log_ratio if found.plain else found.strength,
-                               stacks)
+                               stacks, larges_touch)
     except np.linalg.LinAlgError:
         raise BoardNotFound("the pieces found do not sit on a grid; photograph the city from above") from None
     return build_detection(reading, (w, h), found.profile, 0.0)

@@ -40,7 +40,7 @@ import numpy as np
 from calibration import Profile
 from calibration.profile import COLOR_ORDER
 
-from .cells import MAX_PIECES, NEIGHBOURS, PER_KIND, CityReading, Reading, cells_beside
+from .cells import MAX_PIECES, NEIGHBOURS, PER_KIND, SIZES, CityReading, Reading, cells_beside
 from .edge_fit import EdgeTensor, outlines_strength
 from .model import BASE_MM, outline, seat_height_mm
 from .second_look import outline_contrasts
@@ -51,14 +51,16 @@ SETS = ((PER_KIND, MAX_PIECES), (2, 30))  # (pieces of each kind, in all): the s
 
 
 def as_whole_set(reading: CityReading, profile: Profile, edges: EdgeTensor | None = None,
-                 image: np.ndarray | None = None, stacks: bool = True) -> CityReading:
+                 image: np.ndarray | None = None, stacks: bool = True, larges_touch: bool = False
+                 ) -> CityReading:
     """``reading`` (a :class:`vision.cells.CityReading`) with its flagged pieces read to fit a
     whole set (of ``SETS``) where it holds one piece short of the set's count or more (see
     the module's docstring), and a warning that says how many were changed; else
     ``reading`` itself. A piece missed on an empty cell is looked for only where the
     photo's ``edges`` and ``image`` (float32 (H, W) or (H, W, C), what a piece differs from
     the table by: the log ratio on a plain table, the strength on a print) are given. A
-    piece missed is put on top of another only where the game allows ``stacks``."""
+    piece missed is put on top of another only where the game allows ``stacks``, and a large
+    one beside a large one only where it lets ``larges_touch`` (Canadian Style)."""
     below = profile.max_uncertain_confidence
     pieces, doubtful = _without_surplus(list(reading.pieces), below)
     left_out, kept = len(reading.pieces) - len(pieces), {id(p) for p in pieces}
@@ -68,7 +70,7 @@ def as_whole_set(reading: CityReading, profile: Profile, edges: EdgeTensor | Non
         elif len(pieces) == count - 1 and (missing := _one_kind_short(pieces, per_kind)) is not None:
             completed = _stack_completed(pieces, below, reading, missing) if stacks else pieces
             if completed is pieces and edges is not None and image is not None:
-                completed = _unseen_added(pieces, below, reading, missing, edges, image)
+                completed = _unseen_added(pieces, below, reading, missing, edges, image, larges_touch)
             pieces = completed
     changed = left_out + sum(id(p) not in kept for p in pieces)  # left out, read anew or added
     if not changed:
@@ -169,20 +171,21 @@ def _stack_completed(pieces: list[Reading], below: float, reading: CityReading,
 
 
 def _unseen_added(pieces: list[Reading], below: float, reading: CityReading, missing: tuple[int, int],
-                  edges: EdgeTensor, image: np.ndarray) -> list[Reading]:
+                  edges: EdgeTensor, image: np.ndarray, larges_touch: bool) -> list[Reading]:
     """``pieces`` (one short of a whole set, the kind ``missing`` (colour index, size), and
     no larger piece of its colour to put it on) with the piece missing put on the empty
-    cell beside them, where no neighbour holds a piece of its size, on which its outline
-    lies along the strongest ``edges`` (:func:`edge_fit.outlines_strength`, its side at
-    ``reading``'s edge scale) and differs most from the ring round it in ``image``
-    (:func:`second_look.outline_contrasts`), where one cell is both; flagged (confidence
-    half of ``below``)."""
+    cell beside them, where no neighbour holds a piece of its size (unless it is large and
+    ``larges_touch``), on which its outline lies along the strongest ``edges``
+    (:func:`edge_fit.outlines_strength`, its side at ``reading``'s edge scale) and differs
+    most from the ring round it in ``image`` (:func:`second_look.outline_contrasts`), where
+    one cell is both; flagged (confidence half of ``below``)."""
     if reading.edge_scale is None:
         return pieces
     colour, size = missing
     taken = {(p.col, p.row) for p in pieces}
     placed = {(p.col, p.row, p.size) for p in pieces}
-    cells = [cell for cell in cells_beside(taken, taken) if not _size_beside(cell, size, placed)]
+    free = larges_touch and size == SIZES[-1]  # a large piece
+    cells = [cell for cell in cells_beside(taken, taken) if free or not _size_beside(cell, size, placed)]
     if len(cells) < 2:
         return pieces
     side = BASE_MM[size] / reading.edge_scale

@@ -1,6 +1,7 @@
 """read_photo: the photo read again at other sizes where its reading breaks the game's rules,
 and again without the shadows a low lamp casts on a plain table."""
 import dataclasses
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -12,6 +13,7 @@ from vision.detection import DetectedPiece, Detection
 from vision.second_readings import DISPUTED_CONFIDENCE, broken_rules, mark_disputed
 
 PROFILE = load_profile()
+SAMPLE = Path(__file__).parents[2] / "sample_images" / "scene_0002.jpg"
 LEGAL = [(0, 0, "red", 1), (0, 1, "blue", 2), (1, 1, "green", 1), (1, 2, "yellow", 3)]
 TWO_MEDIUMS_SIDE_BY_SIDE = [(0, 0, "red", 2), (0, 1, "blue", 2), (1, 1, "green", 1), (1, 2, "yellow", 3)]
 
@@ -20,8 +22,8 @@ def _viewed(analyze, plain=False):
     """``analyze`` (rgb, profile, cast) -> Detection as vision._analyze, which also gives the
     table view it read in: of a plain table (its log ratio ``"log ratio"``) or a printed one,
     where no shadows are cast (see the last tests)."""
-    return lambda rgb, profile, cast=None, view=None, stacks=True: (analyze(rgb, profile, cast),
-                                                                    ("log ratio", None, None, plain, profile))
+    return lambda rgb, profile, cast=None, view=None, rules=None: (analyze(rgb, profile, cast),
+                                                                     ("log ratio", None, None, plain, profile))
 
 
 def _photo() -> bytes:
@@ -269,7 +271,7 @@ def test_each_size_is_decoded_and_its_table_seen_once_however_often_it_is_read(m
         decoded.append(side)
         return np.zeros((round(0.75 * side), side, 3), np.uint8)
 
-    def analyze(rgb, profile, cast=None, view=None, stacks=True):
+    def analyze(rgb, profile, cast=None, view=None, rules=None):
         viewed.append(view)
         found = TWO_MEDIUMS_SIDE_BY_SIDE if rgb.shape[1] != largest else LEGAL[:3 if cast == "shadows 1" else 4]
         return _detection(found), view or ("log ratio", None, None, True, profile)
@@ -282,23 +284,42 @@ def test_each_size_is_decoded_and_its_table_seen_once_however_often_it_is_read(m
     assert all(view is not None for view in viewed[3:])
 
 
-@pytest.mark.parametrize("rules, stacks, contrast, large_pair_cost", [
-    (None, True, PROFILE.stack_face_contrast, PROFILE.large_pair_cost),
-    (("little-boxes", "piazzas", "clusters"), False, PROFILE.stack_face_contrast, PROFILE.large_pair_cost),
-    (("little-boxes", "mixed-use-development", "clusters"), True, PROFILE.stack_face_contrast_in_play,
+def test_each_reading_is_made_under_the_rules_in_play(monkeypatch):
+    """The rules the photo is read under reach every reading (made at each size)."""
+    seen = []
+
+    def analyze(rgb, profile, cast=None, view=None, rules=None):
+        seen.append(rules)
+        return _detection(TWO_MEDIUMS_SIDE_BY_SIDE), ("log ratio", None, None, False, profile)
+    monkeypatch.setattr(vision, "_analyze", analyze)
+    vision.read_photo(_photo(), PROFILE, ("canadian-style", "piazzas"))
+    assert seen == [("canadian-style", "piazzas")] * 3
+
+
+@pytest.mark.parametrize("rules, stacks, larges_touch, contrast, large_pair_cost", [
+    (None, True, False, PROFILE.stack_face_contrast, PROFILE.large_pair_cost),
+    (("little-boxes", "piazzas", "clusters"), False, False, PROFILE.stack_face_contrast, PROFILE.large_pair_cost),
+    (("little-boxes", "mixed-use-development", "clusters"), True, False, PROFILE.stack_face_contrast_in_play,
      PROFILE.large_pair_cost),
-    (("canadian-style", "piazzas", "clusters"), False, PROFILE.stack_face_contrast, 0.0),
+    (("canadian-style", "piazzas", "clusters"), False, True, PROFILE.stack_face_contrast, 0.0),
 ], ids=["rules-not-known", "no-stacks-in-play", "mixed-use-in-play", "canadian-style-in-play"])
-def test_the_rules_in_play_tell_how_stacks_and_sizes_are_read(monkeypatch, rules, stacks, contrast, large_pair_cost):
+def test_the_rules_in_play_tell_how_stacks_and_sizes_are_read(monkeypatch, rules, stacks, larges_touch, contrast,
+                                                              large_pair_cost):
     """Where Mixed-Use Development is in play the player may have stacked any piece, and the
     faces of a lower piece tell a stack at a lesser contrast; where other rules are in play
     without it, no stack is read from hints; where Canadian Style is, two larges side by side
-    cost the sizes nothing; where the rules are not known, as ever."""
-    seen = []
+    cost the sizes nothing and a whole set's large missed may stand beside a large; where the
+    rules are not known, as ever."""
+    seen = {}
 
-    def analyze(rgb, profile, cast=None, view=None, stacks=True):
-        seen.append((stacks, profile.stack_face_contrast, profile.large_pair_cost))
-        return _detection(LEGAL), ("log ratio", None, None, True, profile)
-    monkeypatch.setattr(vision, "_analyze", analyze)
-    vision.read_photo(_photo(), PROFILE, rules)
-    assert seen == [(stacks, contrast, large_pair_cost)]
+    def check_reading(reading, *args):
+        seen["check"] = (args[5].stack_face_contrast, args[5].large_pair_cost, args[-1])
+        return reading
+
+    def as_whole_set(reading, profile, edges, image, stacks, larges_touch):
+        seen["whole set"] = (stacks, larges_touch)
+        return reading
+    monkeypatch.setattr(vision, "check_reading", check_reading)
+    monkeypatch.setattr(vision, "as_whole_set", as_whole_set)
+    vision.analyze(vision.load_photo(SAMPLE.read_bytes(), PROFILE.working_side), PROFILE, rules=rules)
+    assert seen == {"check": (contrast, large_pair_cost, stacks), "whole set": (stacks, larges_touch)}

@@ -176,3 +176,23 @@ def test_one_short_with_no_piece_to_stack_it_on_is_read_where_edges_and_contrast
     pieces[beside] = dataclasses.replace(pieces[beside], col=3, row=1)
     read = as_whole_set(dataclasses.replace(reading, pieces=pieces), PROFILE, edges, log_ratio)
     assert not any((p.col, p.row) == (3, 2) for p in read.pieces)
+
+
+def test_a_large_missed_may_stand_beside_a_large_where_canadian_style_lets_larges_touch():
+    """A black large missing from a whole set stands in the photo on an empty cell beside a
+    red large: the rules in most games forbid it there, so it is not read; where Canadian
+    Style lets larges touch, it is read there, flagged."""
+    camera = camera_over_the_block()
+    pieces = whole_set()
+    del pieces[first(pieces, BLACK, 3)]
+    beside = first(pieces, RED, 3)
+    pieces[beside] = dataclasses.replace(pieces[beside], col=3, row=1)
+    pieces = [dataclasses.replace(p, outline=outline(camera, np.array([p.col, p.row], np.float64), p.size, PITCH_MM))
+              for p in pieces]
+    rgb, log_ratio = photo_with_a_piece(camera, (3, 2), BASE_MM[3] / PITCH_MM)
+    edges = edge_tensor(rgb, (0, 0, 640, 400))
+    reading = CityReading(None, camera, PITCH_MM, PITCH_MM, pieces, np.zeros(3), edge_scale=PITCH_MM)
+    assert not any((p.col, p.row) == (3, 2) for p in as_whole_set(reading, PROFILE, edges, log_ratio).pieces)
+    added = as_whole_set(reading, PROFILE, edges, log_ratio, larges_touch=True).pieces[-1]
+    assert (added.col, added.row, added.color_index, added.size, added.level) == (3, 2, BLACK, 3, 0)
+    assert added.confidence < PROFILE.max_uncertain_confidence
