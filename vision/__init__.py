@@ -208,12 +208,13 @@ def analyze(rgb, profile: Profile | None = None, cast: np.ndarray | None = None,
     (:func:`vision.verify.check_reading`, :func:`vision.whole_set.as_whole_set`): most such
     hints are a single piece's shading. A stack is still read where its two colours are seen
     (one the player should not have made, for the scorer to flag). Where they hold it, the
-    player may have stacked any piece, and a stack is told by the faces of its lower piece at
-    the lesser ``profile.stack_face_contrast_in_play``. Where they hold Canadian Style, two
-    large pieces side by side cost the sizes read nothing (``profile.large_pair_cost`` 0),
-    and a whole set's large piece missed may stand beside a large one: the player may have
-    placed them so. Where the rules are not known, stacks are read from hints and larges
-    side by side cost as other pairs.
+    player may have stacked any piece: a stack is told by the faces of its lower piece at the
+    lesser ``profile.stack_face_contrast_in_play``, and a piece whose faces differ by
+    ``profile.stack_face_doubt_in_play`` is flagged for the player to check. Where they hold
+    Canadian Style, two large pieces side by side cost the sizes read nothing
+    (``profile.large_pair_cost`` 0), and a whole set's large piece missed may stand beside a
+    large one: the player may have placed them so. Where the rules are not known, stacks are
+    read from hints and larges side by side cost as other pairs.
 
     Where the pieces look larger than their spacing leaves room for (the pitch they are
     modelled at is finer than the grid's: a low lamp's long shadows, labelled with the
@@ -248,7 +249,8 @@ def _under_rules(profile: Profile, rules) -> Profile:
     :func:`analyze`)."""
     in_play = set(rules or ())
     if MIXED_USE in in_play:
-        profile = dataclasses.replace(profile, stack_face_contrast=profile.stack_face_contrast_in_play)
+        profile = dataclasses.replace(profile, stack_face_contrast=profile.stack_face_contrast_in_play,
+                                      stack_face_doubt=profile.stack_face_doubt_in_play)
     if CANADIAN_STYLE in in_play:
         profile = dataclasses.replace(profile, large_pair_cost=0.0)
     return profile

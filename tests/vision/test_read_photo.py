@@ -296,24 +296,27 @@ def test_each_reading_is_made_under_the_rules_in_play(monkeypatch):
     assert seen == [("canadian-style", "piazzas")] * 3
 
 
-@pytest.mark.parametrize("rules, stacks, larges_touch, contrast, large_pair_cost", [
-    (None, True, False, PROFILE.stack_face_contrast, PROFILE.large_pair_cost),
-    (("little-boxes", "piazzas", "clusters"), False, False, PROFILE.stack_face_contrast, PROFILE.large_pair_cost),
-    (("little-boxes", "mixed-use-development", "clusters"), True, False, PROFILE.stack_face_contrast_in_play,
-     PROFILE.large_pair_cost),
-    (("canadian-style", "piazzas", "clusters"), False, True, PROFILE.stack_face_contrast, 0.0),
+FACES = (PROFILE.stack_face_contrast, PROFILE.stack_face_doubt)
+FACES_IN_PLAY = (PROFILE.stack_face_contrast_in_play, PROFILE.stack_face_doubt_in_play)
+
+
+@pytest.mark.parametrize("rules, stacks, larges_touch, faces, large_pair_cost", [
+    (None, True, False, FACES, PROFILE.large_pair_cost),
+    (("little-boxes", "piazzas", "clusters"), False, False, FACES, PROFILE.large_pair_cost),
+    (("little-boxes", "mixed-use-development", "clusters"), True, False, FACES_IN_PLAY, PROFILE.large_pair_cost),
+    (("canadian-style", "piazzas", "clusters"), False, True, FACES, 0.0),
 ], ids=["rules-not-known", "no-stacks-in-play", "mixed-use-in-play", "canadian-style-in-play"])
-def test_the_rules_in_play_tell_how_stacks_and_sizes_are_read(monkeypatch, rules, stacks, larges_touch, contrast,
+def test_the_rules_in_play_tell_how_stacks_and_sizes_are_read(monkeypatch, rules, stacks, larges_touch, faces,
                                                               large_pair_cost):
     """Where Mixed-Use Development is in play the player may have stacked any piece, and the
-    faces of a lower piece tell a stack at a lesser contrast; where other rules are in play
-    without it, no stack is read from hints; where Canadian Style is, two larges side by side
-    cost the sizes nothing and a whole set's large missed may stand beside a large; where the
-    rules are not known, as ever."""
+    faces of a lower piece tell a stack, or doubt one, at lesser contrasts; where other rules
+    are in play without it, no stack is read from hints; where Canadian Style is, two larges
+    side by side cost the sizes nothing and a whole set's large missed may stand beside a
+    large; where the rules are not known, as ever."""
     seen = {}
 
     def check_reading(reading, *args):
-        seen["check"] = (args[5].stack_face_contrast, args[5].large_pair_cost, args[-1])
+        seen["check"] = ((args[5].stack_face_contrast, args[5].stack_face_doubt), args[5].large_pair_cost, args[-1])
         return reading
 
     def as_whole_set(reading, profile, edges, image, stacks, larges_touch):
@@ -322,4 +325,4 @@ def test_the_rules_in_play_tell_how_stacks_and_sizes_are_read(monkeypatch, rules
     monkeypatch.setattr(vision, "check_reading", check_reading)
     monkeypatch.setattr(vision, "as_whole_set", as_whole_set)
     vision.analyze(vision.load_photo(SAMPLE.read_bytes(), PROFILE.working_side), PROFILE, rules=rules)
-    assert seen == {"check": (contrast, large_pair_cost, stacks), "whole set": (stacks, larges_touch)}
+    assert seen == {"check": (faces, large_pair_cost, stacks), "whole set": (stacks, larges_touch)}
