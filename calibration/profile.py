@@ -216,6 +216,7 @@ class Profile:
     edge_strength_cap: float
     same_size_cost: float
     large_pair_cost: float
+    large_pair_cost_in_play: float
     surplus_cost: float
     shadow_area_growth: float
     informative_above: float

@@ -211,9 +211,9 @@ def analyze(rgb, profile: Profile | None = None, cast: np.ndarray | None = None,
     player may have stacked any piece: a stack is told by the faces of its lower piece at the
     lesser ``profile.stack_face_contrast_in_play``, and a piece whose faces differ by
     ``profile.stack_face_doubt_in_play`` is flagged for the player to check. Where they hold
-    Canadian Style, two large pieces side by side cost the sizes read nothing
-    (``profile.large_pair_cost`` 0), and a whole set's large piece missed may stand beside a
-    large one: the player may have placed them so. Where the rules are not known, stacks are
+    Canadian Style, two large pieces side by side cost the sizes read the lesser
+    ``profile.large_pair_cost_in_play``, and a whole set's large piece missed may stand
+    beside a large one: the player may have placed them so. Where the rules are not known, stacks are
     read from hints and larges side by side cost as other pairs.
 
     Where the pieces look larger than their spacing leaves room for (the pitch they are
@@ -252,7 +252,7 @@ def _under_rules(profile: Profile, rules) -> Profile:
         profile = dataclasses.replace(profile, stack_face_contrast=profile.stack_face_contrast_in_play,
                                       stack_face_doubt=profile.stack_face_doubt_in_play)
     if CANADIAN_STYLE in in_play:
-        profile = dataclasses.replace(profile, large_pair_cost=0.0)
+        profile = dataclasses.replace(profile, large_pair_cost=profile.large_pair_cost_in_play)
     return profile
 
 

@@ -304,14 +304,14 @@ FACES_IN_PLAY = (PROFILE.stack_face_contrast_in_play, PROFILE.stack_face_doubt_i
     (None, True, False, FACES, PROFILE.large_pair_cost),
     (("little-boxes", "piazzas", "clusters"), False, False, FACES, PROFILE.large_pair_cost),
     (("little-boxes", "mixed-use-development", "clusters"), True, False, FACES_IN_PLAY, PROFILE.large_pair_cost),
-    (("canadian-style", "piazzas", "clusters"), False, True, FACES, 0.0),
+    (("canadian-style", "piazzas", "clusters"), False, True, FACES, PROFILE.large_pair_cost_in_play),
 ], ids=["rules-not-known", "no-stacks-in-play", "mixed-use-in-play", "canadian-style-in-play"])
 def test_the_rules_in_play_tell_how_stacks_and_sizes_are_read(monkeypatch, rules, stacks, larges_touch, faces,
                                                               large_pair_cost):
     """Where Mixed-Use Development is in play the player may have stacked any piece, and the
     faces of a lower piece tell a stack, or doubt one, at lesser contrasts; where other rules
     are in play without it, no stack is read from hints; where Canadian Style is, two larges
-    side by side cost the sizes nothing and a whole set's large missed may stand beside a
+    side by side cost the sizes less and a whole set's large missed may stand beside a
     large; where the rules are not known, as ever."""
     seen = {}
 
