@@ -213,8 +213,8 @@ def analyze(rgb, profile: Profile | None = None, cast: np.ndarray | None = None,
     ``profile.stack_face_doubt_in_play`` is flagged for the player to check. Where they hold
     Canadian Style, two large pieces side by side cost the sizes read the lesser
     ``profile.large_pair_cost_in_play``, and a whole set's large piece missed may stand
-    beside a large one: the player may have placed them so. Where the rules are not known, stacks are
-    read from hints and larges side by side cost as other pairs.
+    beside a large one: the player may have placed them so. Where the rules are not known,
+    stacks are read from hints and larges side by side cost as other pairs.
 
     Where the pieces look larger than their spacing leaves room for (the pitch they are
     modelled at is finer than the grid's: a low lamp's long shadows, labelled with the
