@@ -2,9 +2,9 @@
 
 Real players' photos will differ from anything rendered. Each change here is painted over
 the photos of a benchmark set (seeded by the photo's number, so a run is reproducible),
-which are then read (:func:`vision.read_photo`, knowing the special rules in play, as
-:mod:`bench.vision` reads them) and compared with the truth: errors by kind
-and photos read exactly, for each change and for the photos as rendered (re-encoded alike).
+which are then read (:func:`vision.read_photo`, knowing the rules in play and the variant,
+as :mod:`bench.vision` reads them) and compared with the truth: errors by kind and photos
+read exactly, for each change and for the photos as rendered (re-encoded alike).
 The changes: the floor beyond the table's edge, which the renders never show (dark across
 the top, light grey beside a slanted edge on the left, dark brown across the bottom, grey
 beyond two edges round the table's corner); a hand reaching in from the bottom edge; a mug
@@ -189,7 +189,8 @@ def _errors(task: tuple[Path, str, Profile]) -> dict:
     centres = np.array([p["base_center_xy"] for p in record["pieces"]])
     data = changed(photo.read_bytes(), change, int(photo.stem.split("_")[-1]), centres)
     try:
-        found = vision.read_photo(data, profile, record["city"]["rules"])[1].to_json()["pieces"]
+        city = record["city"]
+        found = vision.read_photo(data, profile, city["rules"], city["variant"])[1].to_json()["pieces"]
     except vision.VisionError:
         found = []
     return dict(compare(truth, found))

@@ -79,13 +79,13 @@ def main() -> None:
         set_seed = scene["seed"][0]
         data = photo.read_bytes()
         decode.append(_bare_decode_seconds(data))
-        rules = truth["city"]["rules"]
-        found, cpu, elapsed = timed(lambda: _read(data, profile.working_side, profile, rules))
+        game = truth["city"]["rules"], truth["city"]["variant"]
+        found, cpu, elapsed = timed(lambda: _read(data, profile.working_side, profile, game))
         seconds.append(cpu)
         wall.append(elapsed)
         errors, marked_here = assess(truth["city"]["pieces"], found["pieces"], profile.max_uncertain_confidence,
                                      found["doubtful_empty"])
-        pairs.append((errors, compare(truth["city"]["pieces"], _read(data, second_side, profile, rules)["pieces"])))
+        pairs.append((errors, compare(truth["city"]["pieces"], _read(data, second_side, profile, game)["pieces"])))
         totals += errors
         marked += _checkable(marked_here, not errors)
         pieces += len(truth["city"]["pieces"])
@@ -121,13 +121,13 @@ def main() -> None:
     print(json.dumps(result, indent=2))
 
 
-def _read(data: bytes, side: int, profile, rules) -> dict:
+def _read(data: bytes, side: int, profile, game: tuple) -> dict:
     """The ``detect --json`` object of the photo ``data`` (its ``pieces``, ``doubtful_empty``
     cells and ``grid`` among the rest) as read by :func:`vision.read_photo`, first worked on
-    at ``side`` pixels, the special ``rules`` in play told as the player tells them; where no
-    city is found, no pieces nor cells, and no ``grid``."""
+    at ``side`` pixels, the ``game`` (the special rules in play and the variant) told as the
+    player tells it; where no city is found, no pieces nor cells, and no ``grid``."""
     try:
-        return vision.read_photo(data, dataclasses.replace(profile, working_side=side), rules)[1].to_json()
+        return vision.read_photo(data, dataclasses.replace(profile, working_side=side), *game)[1].to_json()
     except vision.VisionError:
         return {"pieces": [], "doubtful_empty": []}
 

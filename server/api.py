@@ -9,6 +9,7 @@ from flask import Blueprint, Response, current_app, jsonify, request, send_from_
 
 from calibration import ProfileError, load_profile
 from scorer import RULES, CityError, parse_city, rules_json, score
+from scorer.city import TRIOS_PER_COLOR
 from vision import VisionError, read_photo
 
 from . import games, transfer
@@ -51,8 +52,9 @@ def detect():
     """A photo (multipart field ``photo``) -> the ``detect --json`` object, plus ``photo``
     (the stored photo's name), ``photo_url`` and ``uncertain_below`` (the profile's confidence
     under which a piece is uncertain). Optional fields: ``profile`` (a calibration profile
-    name) and ``rules`` (comma-separated ids of the rules in play, written into the city; the
-    photo is read knowing them: see :func:`vision.read_photo`)."""
+    name), ``rules`` (comma-separated ids of the rules in play) and ``variant`` ("standard",
+    the default, or "small-city"), written into the city; the photo is read knowing them (see
+    :func:`vision.read_photo`)."""
     upload = request.files.get("photo")
     if upload is None:
         raise ApiError("missing field 'photo': take or choose a photo of the city")
@@ -61,11 +63,14 @@ def detect():
         raise ApiError("the photo is empty (0 bytes); take or choose it again")
     profile = _profile(request.form.get("profile"))
     rules = _rule_ids(request.form.get("rules", ""))
+    variant = request.form.get("variant") or "standard"
+    if variant not in TRIOS_PER_COLOR:
+        raise ApiError(f"unknown variant {variant!r}; use 'standard' or 'small-city'")
     try:
-        rgb, detection = read_photo(data, profile, rules)
+        rgb, detection = read_photo(data, profile, rules, variant)
     except VisionError as exc:
         raise ApiError(str(exc)) from None
-    out = detection.to_json(rules)
+    out = detection.to_json(rules, variant)
     out["photo"] = save_photo(rgb, current_app.config["PHOTO_DIR"])
     out["photo_url"] = url_for("api.photo", name=out["photo"])
     out["uncertain_below"] = profile.max_uncertain_confidence

@@ -11,6 +11,8 @@ import os
 import sys
 from pathlib import Path
 
+from scorer.city import TRIOS_PER_COLOR
+
 
 class UsageError(Exception):
     """Bad input from the user: printed as one line, exit status 2."""
@@ -50,7 +52,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--profile", help="profile name or file (default: the bundled default)")
     p.add_argument("--rules", help="comma-separated ids of the rules in play, for the legality checks and the "
                    "reading (no stack read from hints alone without mixed-use-development, touching larges "
-                   "read as readily as apart with canadian-style)")
+                   "read more readily with canadian-style)")
+    p.add_argument("--variant", choices=sorted(TRIOS_PER_COLOR), default="standard",
+                   help="the set played with, for the legality checks and the reading (default: standard)")
     p.add_argument("--json", action="store_true", help="print the city as JSON")
     p.add_argument("--overlay", metavar="OUT.jpg", help="write the photo with what was read drawn on it")
     p.set_defaults(run=_detect)
@@ -148,12 +152,12 @@ def _detect(args) -> int:
         raise UsageError(str(exc)) from None
     data = _read_bytes(args.photo)
     try:
-        rgb, detection = vision.read_photo(data, profile, None if args.rules is None else rules)
+        rgb, detection = vision.read_photo(data, profile, None if args.rules is None else rules, args.variant)
     except vision.VisionError as exc:
         raise UsageError(f"{args.photo}: {exc}") from None
     if args.overlay:
         _write_overlay(args.overlay, vision.draw_overlay(rgb, detection, rules, profile.max_uncertain_confidence))
-    out = detection.to_json(rules)
+    out = detection.to_json(rules, args.variant)
     if args.json:
         print(json.dumps(out))
     else:

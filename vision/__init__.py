@@ -4,10 +4,12 @@
     detection = analyze(rgb, profile, rules=rules)  # Detection: pieces, grid, confidences, warnings
                                                   # (rules: the ids of those in play, or None)
     detection.city                                # scorer.City
-    detection.to_json(rules)                      # the `citycam detect --json` object
-    rgb, detection = read_photo(data, profile, rules)  # both, read again at other sizes
-                                                  # where the reading breaks the game's
-                                                  # rules, and without a low lamp's shadows
+    detection.to_json(rules, variant)             # the `citycam detect --json` object
+    rgb, detection = read_photo(data, profile, rules, variant)  # both, read again at other
+                                                  # sizes where the reading breaks the
+                                                  # game's rules (variant: "standard" or
+                                                  # "small-city"), and without a low
+                                                  # lamp's shadows
 
 Stages, one module each: load, colour (table-relative colour), pieces (candidates), cards
 (what is printed on a rule card is not pieces), grid (lattice and camera), tilt (the camera's
@@ -76,7 +78,8 @@ class Candidates:
     strays: list[Blob]
 
 
-def read_photo(data: bytes, profile: Profile | None = None, rules=None) -> tuple[np.ndarray, Detection]:
+def read_photo(data: bytes, profile: Profile | None = None, rules=None, variant: str = "standard"
+               ) -> tuple[np.ndarray, Detection]:
     """Decode the photo ``data`` (:func:`load_photo`) and read its city (:func:`analyze`).
     Returns the image the kept reading was made on (uint8 (H, W, 3) RGB: the detection's
     pixel coordinates are in it) and its :class:`Detection`.
@@ -85,8 +88,9 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=None) -> tuple
     and a misread city mostly breaks the game's rules, which a city as played mostly keeps.
     So the photo is read at ``profile.working_side``; where that reading breaks the rules
     (:func:`vision.second_readings.broken_rules`, under ``rules``, the ids of the special
-    rules in play, or None where they are not known) or is off a clear grid, it is read
-    again at each of ``profile.second_reading_scales`` times that side in turn, until a
+    rules in play, or None where they are not known, and the supply of the ``variant``'s set,
+    "standard" or "small-city") or is off a clear grid, it is read again at each of
+    ``profile.second_reading_scales`` times that side in turn, until a
     reading costs nothing and leaves no empty cell where a piece may stand unseen
     (:attr:`Detection.doubtful_empty`: another size may find it), and the reading that costs
     least is kept (of equals, the one whose pieces are surest on the whole, then the first).
@@ -127,7 +131,7 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=None) -> tuple
         logger.info("the photo records a field of view of %.1f degrees", recorded)
         profile = dataclasses.replace(profile, hfov_deg=recorded)
     sizes: dict = {}  # each side read: its image and table view, for every round
-    rgb, detection, view = _read_at_sizes(data, profile, rules, sizes)
+    rgb, detection, view = _read_at_sizes(data, profile, rules, variant, sizes)
     settled = len(sizes) == 1  # the working side's reading was kept without another size tried
     for _ in range(0 if settled else profile.cast_shadow_rounds):
         log_ratio, _, _, plain, _ = view
@@ -136,7 +140,7 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=None) -> tuple
             break
         logger.info("read again without the shadows a low lamp casts")
         try:
-            again = _read_at_sizes(data, profile, rules, sizes, shadows)
+            again = _read_at_sizes(data, profile, rules, variant, sizes, shadows)
         except BoardNotFound:
             break
         if _cells_read(again[1]) < profile.cast_shadow_least_kept * _cells_read(detection):
@@ -149,15 +153,15 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=None) -> tuple
     return rgb, dataclasses.replace(detection, seconds=time.perf_counter() - start)
 
 
-def _read_at_sizes(data: bytes, profile: Profile, rules, sizes: dict, cast: np.ndarray | None = None
+def _read_at_sizes(data: bytes, profile: Profile, rules, variant: str, sizes: dict, cast: np.ndarray | None = None
                    ) -> tuple[np.ndarray, Detection, tuple]:
     """The image, :class:`Detection` and table view (see :func:`_table_view`) of the reading
     of ``data`` kept among those at the sizes :func:`read_photo` tries, the shadows ``cast``
-    (bool (H, W), in any image size) left out of each where given; ``rules`` as for
-    :func:`analyze`. ``sizes`` holds, for each long side asked for before, the image decoded
-    at it and its table view (None until it is read), and takes those of the sides asked for
-    now: a photo is decoded and its table seen once at each size, however many times it is
-    read."""
+    (bool (H, W), in any image size) left out of each where given; ``rules`` and ``variant``
+    as for :func:`read_photo`. ``sizes`` holds, for each long side asked for before, the
+    image decoded at it and its table view (None until it is read), and takes those of the
+    sides asked for now: a photo is decoded and its table seen once at each size, however
+    many times it is read."""
     readings, not_found = [], None  # (image, detection, rules broken, view)
 
     def cost(reading) -> float:
@@ -178,7 +182,7 @@ def _read_at_sizes(data: bytes, profile: Profile, rules, sizes: dict, cast: np.n
             not_found = not_found or exc
             continue
         sizes[side] = rgb, view
-        readings.append((rgb, detection, broken_rules(detection, rules), view))
+        readings.append((rgb, detection, broken_rules(detection, rules, variant), view))
         cheapest = min(readings, key=cost)
         if cost(cheapest) == 0 and not cheapest[1].doubtful_empty:
             break

@@ -64,14 +64,15 @@ class Detection:
     def uncertain(self, threshold: float) -> list[DetectedPiece]:
         return [p for p in self.pieces if p.confidence < threshold]
 
-    def to_json(self, rules=None) -> dict:
-        """The ``citycam detect --json`` object: a city (design.md section 2) whose pieces carry
-        ``confidence`` (and pixel ``x``, ``y``, ``outline``), plus ``illegal``, ``warnings``,
-        ``doubtful_empty`` (cells [row, col]), ``image`` and ``grid``."""
+    def to_json(self, rules=None, variant: str = "standard") -> dict:
+        """The ``citycam detect --json`` object: a city (design.md section 2) of the
+        ``variant`` whose pieces carry ``confidence`` (and pixel ``x``, ``y``, ``outline``),
+        plus ``illegal``, ``warnings``, ``doubtful_empty`` (cells [row, col]), ``image`` and
+        ``grid``."""
         rules = list(rules or [])
-        city = City(self.city.pieces, rules=rules)
+        city = City(self.city.pieces, variant, rules)
         illegal = check_legality(city, rules)
-        return {"game": "zoning-out", "variant": "standard", "rules": rules,
+        return {"game": "zoning-out", "variant": variant, "rules": rules,
                 "pieces": [p.to_json() for p in self.pieces],
                 "illegal": [i.to_json() for i in illegal], "warnings": list(self.warnings),
                 "doubtful_empty": [[row, col] for row, col in self.doubtful_empty],

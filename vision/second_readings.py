@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from scorer import MIXED_USE, check_legality
-from scorer.city import TRIOS_PER_COLOR
+from scorer.city import TRIOS_PER_COLOR, City
 
 from .cells import NEIGHBOURS
 from .detection import Detection, with_confidences, with_doubtful_empty
@@ -21,12 +21,12 @@ _READING_RULES = (MIXED_USE,)
 DISPUTED_CONFIDENCE = 0.5
 
 
-def broken_rules(detection: Detection, rules) -> int:
+def broken_rules(detection: Detection, rules, variant: str = "standard") -> int:
     """How often the city of ``detection`` breaks the game's rules (the special rules
     ``rules`` in play, none where None, stacks allowed): one for each pair of same-size
-    neighbours, each cell cut off from the city, each piece of a kind beyond the set's supply
-    and each stack out of order."""
-    city = detection.city
+    neighbours, each cell cut off from the city, each piece of a kind beyond the supply of
+    the ``variant``'s set (3 of each, 2 in a Small City) and each stack out of order."""
+    city = City(detection.city.pieces, variant)
     broken = 0
     for problem in check_legality(city, (*(rules or ()), *_READING_RULES)):
         if problem.reason == "too-many":

@@ -105,6 +105,14 @@ def test_detect_json_follows_the_contract(tmp_path):
     assert overlay.stat().st_size > 10_000
 
 
+def test_detect_reads_and_writes_the_variant_told():
+    code, out, err = citycam("detect", SAMPLE, "--json", "--variant", "small-city")
+    assert code == 0, err
+    assert json.loads(out)["variant"] == "small-city"
+    code, out, err = citycam("detect", SAMPLE, "--variant", "tiny-town")
+    assert code == 2 and "tiny-town" in err
+
+
 def test_detect_prints_a_map_without_json():
     code, out, _ = citycam("detect", SAMPLE)
     assert code == 0

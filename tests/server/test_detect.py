@@ -116,3 +116,24 @@ def test_a_photo_sent_without_the_rules_is_read(client, sample_photo):
     upload = {"photo": (io.BytesIO(sample_photo.read_bytes()), "photo.jpg")}
     response = client.post("/api/detect", data=upload, content_type="multipart/form-data")
     assert response.status_code == 200 and response.get_json()["rules"] == [] and response.get_json()["pieces"]
+
+
+def test_the_variant_sent_is_read_and_written_into_the_city(client, sample_photo, monkeypatch):
+    """The page sends the game's variant: the photo is read knowing its set's supply, and the
+    city comes back of that variant; an unknown one is refused in plain words."""
+    import server.api
+
+    told = []
+
+    def read_photo(data, profile, rules, variant):
+        told.append((rules, variant))
+        return real_read_photo(data, profile, rules, variant)
+    real_read_photo = server.api.read_photo
+    monkeypatch.setattr(server.api, "read_photo", read_photo)
+    upload = {"photo": (io.BytesIO(sample_photo.read_bytes()), "photo.jpg"), "rules": "clusters", "variant": "small-city"}
+    response = client.post("/api/detect", data=upload, content_type="multipart/form-data")
+    assert response.status_code == 200 and response.get_json()["variant"] == "small-city"
+    assert told == [(["clusters"], "small-city")]
+    upload = {"photo": (io.BytesIO(sample_photo.read_bytes()), "photo.jpg"), "variant": "tiny-town"}
+    response = client.post("/api/detect", data=upload, content_type="multipart/form-data")
+    assert response.status_code == 400 and "tiny-town" in response.get_json()["error"]

@@ -123,3 +123,12 @@ def test_pieces_whose_outline_reaches_the_photo_s_edge_are_warned_of(x0, warned)
          "the whole city"] if warned else [])
     assert sorted(p.confidence for p in detection.pieces) == ([0.5, 0.9] if warned else [0.9, 0.9])
     assert ("1 piece uncertain" in detection.warnings) == warned
+
+
+def test_the_json_city_is_of_the_variant_told_and_flags_a_kind_beyond_its_supply():
+    """Three small red pieces are within a standard set's supply, one beyond a Small City's."""
+    detection = build_detection(reading_along(0, [(0, 0), (2, 0), (4, 0)]), (800, 600), load_profile(), 0.0)
+    standard, small = detection.to_json(), detection.to_json((), "small-city")
+    assert standard["variant"] == "standard" and small["variant"] == "small-city"
+    assert "too-many" not in [i["reason"] for i in standard["illegal"]]
+    assert "too-many" in [i["reason"] for i in small["illegal"]]

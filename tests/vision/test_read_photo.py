@@ -111,6 +111,22 @@ def test_broken_rules_count_pairs_cut_off_cells_surplus_pieces_and_misordered_st
     # a stack is read wherever it stands; one out of order breaks a rule
     assert broken_rules(_detection([(0, 0, "red", 3), (0, 0, "blue", 1, 1)]), ()) == 0
     assert broken_rules(_detection([(0, 0, "red", 1), (0, 0, "blue", 2, 1)]), ()) == 1
+    # a Small City's set holds two of each kind: a third is beyond its supply
+    three_red_smalls = [(0, 0, "red", 1), (0, 1, "blue", 2), (0, 2, "red", 1), (1, 1, "red", 1)]
+    assert broken_rules(_detection(three_red_smalls), ()) == 0
+    assert broken_rules(_detection(three_red_smalls), (), "small-city") == 1
+
+
+def test_a_small_city_s_reading_beyond_its_supply_is_made_again_at_other_sizes(monkeypatch):
+    """Three pieces of a kind keep a standard set's supply, not a Small City's: told the
+    variant, the reading is made again at the other sizes."""
+    three = [(0, 0, "red", 1), (0, 1, "blue", 2), (0, 2, "red", 1), (1, 1, "red", 1)]
+    asked = _reader(monkeypatch, {w: three for w in (1000, 806, 1310)})
+    vision.read_photo(_photo(), PROFILE, (), "standard")
+    assert asked == [1000]
+    asked.clear()
+    vision.read_photo(_photo(), PROFILE, (), "small-city")
+    assert asked == [1000, 806, 1310]
 
 
 def _on_grid(cells, origin=(100.0, 100.0), pitch=50.0, scale=1.0, shift=(0, 0)) -> Detection:

@@ -49,6 +49,7 @@ function upload(blob) {
     const form = new FormData();
     form.append("photo", blob, "photo.jpg");
     form.append("rules", draft.rules.join(","));
+    form.append("variant", draft.variant);
     const xhr = new XMLHttpRequest();
     xhr.open("POST", "/api/detect");
     xhr.responseType = "json";

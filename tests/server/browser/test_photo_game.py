@@ -25,10 +25,11 @@ def project(h, col, row):
     return ((h[0][0] * col + h[0][1] * row + h[0][2]) / w, (h[1][0] * col + h[1][1] * row + h[1][2]) / w)
 
 
-def start_photo_game(page, no_sideways_scroll=lambda page: None):
+def start_photo_game(page, no_sideways_scroll=lambda page: None, variant="standard", rules=RULES):
     page.goto("/new")
     expect(page.locator("#rule-count")).to_have_text("(0 of 3)")  # the page's script is running
-    for rule in RULES:
+    page.locator(f"input[name=variant][value='{variant}']").check()
+    for rule in rules:
         page.locator(f"input[name=rules][value='{rule}']").check()
     page.get_by_role("button", name="Photograph the city").click()
     expect(page).to_have_url(re.compile(r"/capture$"))
@@ -167,30 +168,41 @@ def test_an_empty_cell_in_doubt_is_marked_until_the_player_opens_it(page, sample
     assert len(entry["pieces"]) == len(entry["detected"]["pieces"]) + 1
 
 
-def uploaded_photo(page, photo):
-    """The JPEG the page uploads when the player chooses ``photo`` (the request goes on to
-    the server, and the review opens)."""
+def uploaded_form(page, photo, **game):
+    """The fields (name -> bytes: the JPEG as ``photo``) the page uploads when the player
+    chooses ``photo`` in a game started with ``game`` (see :func:`start_photo_game`); the
+    request goes on to the server, and the review opens."""
     sent = {}
 
     def keep(route):
         boundary = route.request.headers["content-type"].split("boundary=")[1].encode()
         for part in route.request.post_data_buffer.split(b"--" + boundary):
             head, _, body = part.partition(b"\r\n\r\n")
-            if b'name="photo"' in head:
-                sent["photo"] = body[:-2]  # less the line break before the next boundary
+            name = re.search(rb'name="([^"]+)"', head)
+            if name:
+                sent[name.group(1).decode()] = body[:-2]  # less the line break before the next boundary
         route.continue_()
 
     page.route("**/api/detect", keep)
-    start_photo_game(page)
+    start_photo_game(page, **game)
     page.locator("#gallery-input").set_input_files(str(photo))
     expect(page).to_have_url(re.compile(r"/review$"), timeout=90_000)
-    return sent["photo"]
+    return sent
+
+
+def test_the_game_s_variant_and_rules_go_up_with_the_photo(page, sample_photo):
+    """The photo of a Small City game is read knowing its variant (its set's supply) and
+    rules, and the city comes back of that variant."""
+    sent = uploaded_form(page, sample_photo, variant="small-city", rules=RULES[:2])
+    assert sent["variant"] == b"small-city" and sent["rules"] == ",".join(RULES[:2]).encode()
+    _, entry = draft_entry(page)
+    assert entry["detected"]["variant"] == "small-city"
 
 
 def test_a_photo_shrunk_on_the_phone_keeps_the_lens_it_records(page):
     """A photo taken at 2x zoom is shrunk on the phone to 2000 pixels; the JPEG the phone
     makes still records the lens (38 degrees across), so the server models its camera."""
-    jpeg = uploaded_photo(page, SAMPLES / "zoom" / "scene_0220.jpg")
+    jpeg = uploaded_form(page, SAMPLES / "zoom" / "scene_0220.jpg")["photo"]
     assert Image.open(io.BytesIO(jpeg)).size == (2000, 1500)
     assert field_of_view(jpeg) == pytest.approx(38.0, abs=0.5)
 
@@ -199,6 +211,6 @@ def test_a_sideways_photo_goes_up_upright_with_its_lens(page):
     """A photo stored sideways with an Orientation tag is turned upright on the phone; the
     Exif put back says so, or the server would turn it a second time."""
     photo = SAMPLES / "scene_0149.jpg"
-    jpeg = uploaded_photo(page, photo)
+    jpeg = uploaded_form(page, photo)["photo"]
     assert load_photo(jpeg, 2000).shape[:2] == (2000, 1500)
     assert field_of_view(jpeg) == pytest.approx(field_of_view(photo.read_bytes()), abs=0.5)
