@@ -186,9 +186,7 @@ def parse_city(data) -> City:
     game = data.get("game", GAME)
     if game != GAME:
         raise CityError(f"game {game!r} is not supported; only {GAME!r} cities can be scored")
-    variant = data.get("variant", "standard")
-    if variant not in TRIOS_PER_COLOR:
-        raise CityError(f"variant {variant!r} is unknown; use 'standard' or 'small-city'")
+    variant = parse_variant(data.get("variant", "standard"))
     rules = parse_rule_ids(data.get("rules", []))
     player = data.get("player")
     if player is not None and not isinstance(player, str):
@@ -199,6 +197,13 @@ def parse_city(data) -> City:
     pieces = [_parse_piece(i, item) for i, item in enumerate(raw)]
     _check_levels(pieces)
     return City(pieces, variant, rules, player)
+
+
+def parse_variant(variant) -> str:
+    """Check a variant id; raises :class:`CityError` for an unknown one."""
+    if variant not in TRIOS_PER_COLOR:
+        raise CityError(f"variant {variant!r} is unknown; use 'standard' or 'small-city'")
+    return variant
 
 
 def parse_rule_ids(rules) -> tuple[str, ...]:

@@ -9,7 +9,7 @@ from flask import Blueprint, Response, current_app, jsonify, request, send_from_
 
 from calibration import ProfileError, load_profile
 from scorer import RULES, CityError, parse_city, rules_json, score
-from scorer.city import TRIOS_PER_COLOR
+from scorer.city import parse_variant
 from vision import VisionError, read_photo
 
 from . import games, transfer
@@ -63,9 +63,7 @@ def detect():
         raise ApiError("the photo is empty (0 bytes); take or choose it again")
     profile = _profile(request.form.get("profile"))
     rules = _rule_ids(request.form.get("rules", ""))
-    variant = request.form.get("variant") or "standard"
-    if variant not in TRIOS_PER_COLOR:
-        raise ApiError(f"unknown variant {variant!r}; use 'standard' or 'small-city'")
+    variant = parse_variant(request.form.get("variant") or "standard")
     try:
         rgb, detection = read_photo(data, profile, rules, variant)
     except VisionError as exc:
