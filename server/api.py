@@ -52,9 +52,9 @@ def detect():
     """A photo (multipart field ``photo``) -> the ``detect --json`` object, plus ``photo``
     (the stored photo's name), ``photo_url`` and ``uncertain_below`` (the profile's confidence
     under which a piece is uncertain). Optional fields: ``profile`` (a calibration profile
-    name), ``rules`` (comma-separated ids of the rules in play) and ``variant`` ("standard",
-    the default, or "small-city"), written into the city; the photo is read knowing them (see
-    :func:`vision.read_photo`)."""
+    name), ``rules`` (comma-separated ids of the rules in play) and ``variant`` ("standard"
+    or "small-city"; where not sent, the city is written as standard), written into the city;
+    the photo is read knowing them (see :func:`vision.read_photo`)."""
     upload = request.files.get("photo")
     if upload is None:
         raise ApiError("missing field 'photo': take or choose a photo of the city")
@@ -63,12 +63,13 @@ def detect():
         raise ApiError("the photo is empty (0 bytes); take or choose it again")
     profile = _profile(request.form.get("profile"))
     rules = _rule_ids(request.form.get("rules", ""))
-    variant = parse_variant(request.form.get("variant") or "standard")
+    told = request.form.get("variant")
+    variant = parse_variant(told) if told else None
     try:
         rgb, detection = read_photo(data, profile, rules, variant)
     except VisionError as exc:
         raise ApiError(str(exc)) from None
-    out = detection.to_json(rules, variant)
+    out = detection.to_json(rules, variant or "standard")
     out["photo"] = save_photo(rgb, current_app.config["PHOTO_DIR"])
     out["photo_url"] = url_for("api.photo", name=out["photo"])
     out["uncertain_below"] = profile.max_uncertain_confidence

@@ -53,8 +53,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--rules", help="comma-separated ids of the rules in play, for the legality checks and the "
                    "reading (no stack read from hints alone without mixed-use-development, touching larges "
                    "read more readily with canadian-style)")
-    p.add_argument("--variant", choices=sorted(TRIOS_PER_COLOR), default="standard",
-                   help="the set played with, for the legality checks and the reading (default: standard)")
+    p.add_argument("--variant", choices=sorted(TRIOS_PER_COLOR),
+                   help="the set played with, for the legality checks and the reading (default: not known, "
+                   "the city read as either set and checked as a standard one)")
     p.add_argument("--json", action="store_true", help="print the city as JSON")
     p.add_argument("--overlay", metavar="OUT.jpg", help="write the photo with what was read drawn on it")
     p.set_defaults(run=_detect)
@@ -157,7 +158,7 @@ def _detect(args) -> int:
         raise UsageError(f"{args.photo}: {exc}") from None
     if args.overlay:
         _write_overlay(args.overlay, vision.draw_overlay(rgb, detection, rules, profile.max_uncertain_confidence))
-    out = detection.to_json(rules, args.variant)
+    out = detection.to_json(rules, args.variant or "standard")
     if args.json:
         print(json.dumps(out))
     else:

@@ -1,8 +1,10 @@
 """Vision: a phone photo of a Zoning Out city -> pieces on the game's grid.
 
     rgb = load_photo(data, profile.working_side)  # uint8 (H, W, 3) RGB, upright, working size
-    detection = analyze(rgb, profile, rules=rules)  # Detection: pieces, grid, confidences, warnings
-                                                  # (rules: the ids of those in play, or None)
+    detection = analyze(rgb, profile, rules=rules, variant=variant)  # Detection: pieces, grid,
+                                                  # confidences, warnings (rules: the ids of those
+                                                  # in play, variant: "standard" or "small-city",
+                                                  # each None where not known)
     detection.city                                # scorer.City
     detection.to_json(rules, variant)             # the `citycam detect --json` object
     rgb, detection = read_photo(data, profile, rules, variant)  # both, read again at other
@@ -78,7 +80,7 @@ class Candidates:
     strays: list[Blob]
 
 
-def read_photo(data: bytes, profile: Profile | None = None, rules=None, variant: str = "standard"
+def read_photo(data: bytes, profile: Profile | None = None, rules=None, variant: str | None = None
                ) -> tuple[np.ndarray, Detection]:
     """Decode the photo ``data`` (:func:`load_photo`) and read its city (:func:`analyze`).
     Returns the image the kept reading was made on (uint8 (H, W, 3) RGB: the detection's
@@ -89,8 +91,8 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=None, variant:
     So the photo is read at ``profile.working_side``; where that reading breaks the rules
     (:func:`vision.second_readings.broken_rules`, under ``rules``, the ids of the special
     rules in play, or None where they are not known, and the supply of the ``variant``'s set,
-    "standard" or "small-city") or is off a clear grid, it is read again at each of
-    ``profile.second_reading_scales`` times that side in turn, until a
+    "standard" or "small-city", or None where it is not known) or is off a clear grid, it is
+    read again at each of ``profile.second_reading_scales`` times that side in turn, until a
     reading costs nothing and leaves no empty cell where a piece may stand unseen
     (:attr:`Detection.doubtful_empty`: another size may find it), and the reading that costs
     least is kept (of equals, the one whose pieces are surest on the whole, then the first).
@@ -153,7 +155,7 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=None, variant:
     return rgb, dataclasses.replace(detection, seconds=time.perf_counter() - start)
 
 
-def _read_at_sizes(data: bytes, profile: Profile, rules, variant: str, sizes: dict, cast: np.ndarray | None = None
+def _read_at_sizes(data: bytes, profile: Profile, rules, variant: str | None, sizes: dict, cast: np.ndarray | None = None
                    ) -> tuple[np.ndarray, Detection, tuple]:
     """The image, :class:`Detection` and table view (see :func:`_table_view`) of the reading
     of ``data`` kept among those at the sizes :func:`read_photo` tries, the shadows ``cast``
@@ -177,7 +179,7 @@ def _read_at_sizes(data: bytes, profile: Profile, rules, variant: str, sizes: di
         if any(rgb.shape == other[0].shape for other in readings):
             continue  # a photo smaller than the side asked is not enlarged
         try:
-            detection, view = _analyze(rgb, profile, cast, view, rules)
+            detection, view = _analyze(rgb, profile, cast, view, rules, variant)
         except BoardNotFound as exc:
             not_found = not_found or exc
             continue
@@ -200,11 +202,12 @@ def _mean_confidence(detection: Detection) -> float:
     return float(np.mean([p.confidence for p in detection.pieces])) if detection.pieces else 0.0
 
 
-def analyze(rgb, profile: Profile | None = None, cast: np.ndarray | None = None, rules=None) -> Detection:
+def analyze(rgb, profile: Profile | None = None, cast: np.ndarray | None = None, rules=None,
+            variant: str | None = None) -> Detection:
     """Read the city in ``rgb`` (uint8 (H, W, 3) RGB, as from :func:`load_photo`), the shadows
     ``cast`` (bool, in an image of any size: see :func:`vision.cast_shadows.cast_shadows`)
-    left out of the candidates where given, under the special ``rules`` in play (their ids),
-    or None where they are not known.
+    left out of the candidates where given, under the special ``rules`` in play (their ids)
+    and of the ``variant`` in play ("standard" or "small-city"), each None where not known.
 
     Where ``rules`` are given without Mixed-Use Development, the game in play allows no
     stack, and none is read where only the faces of a lower piece across a seat, the ring of
@@ -218,7 +221,9 @@ def analyze(rgb, profile: Profile | None = None, cast: np.ndarray | None = None,
     Canadian Style, two large pieces side by side cost the sizes read the lesser
     ``profile.large_pair_cost_in_play``, and a whole set's large piece missed may stand
     beside a large one: the player may have placed them so. Where the rules are not known,
-    stacks are read from hints and larges side by side cost as other pairs.
+    stacks are read from hints and larges side by side cost as other pairs. A reading of
+    about a whole set is read as the ``variant``'s set, or as either where it is not known
+    (:func:`vision.whole_set.as_whole_set`).
 
     Where the pieces look larger than their spacing leaves room for (the pitch they are
     modelled at is finer than the grid's: a low lamp's long shadows, labelled with the
@@ -230,11 +235,11 @@ def analyze(rgb, profile: Profile | None = None, cast: np.ndarray | None = None,
 
     Raises :class:`BoardNotFound` when no piece stands out from the table.
     """
-    return _analyze(rgb, profile or load_profile(), cast, rules=rules)[0]
+    return _analyze(rgb, profile or load_profile(), cast, rules=rules, variant=variant)[0]
 
 
-def _analyze(rgb, profile: Profile, cast: np.ndarray | None = None, view: tuple | None = None, rules=None
-             ) -> tuple[Detection, tuple]:
+def _analyze(rgb, profile: Profile, cast: np.ndarray | None = None, view: tuple | None = None, rules=None,
+             variant: str | None = None) -> tuple[Detection, tuple]:
     """:func:`analyze`, and the table view (see :func:`_table_view`) it read ``rgb`` in:
     ``view`` where given (one made of ``rgb`` before, with ``profile`` and ``rules``)."""
     start = time.perf_counter()
@@ -244,7 +249,7 @@ def _analyze(rgb, profile: Profile, cast: np.ndarray | None = None, view: tuple 
     view = view or _table_view(rgb, _under_rules(profile, rules))
     found = _candidates(view, cast=cast)
     edges = edge_tensor(rgb, _city_box(found))
-    detection = _detect(rgb, view, found, edges, cast, rules)
+    detection = _detect(rgb, view, found, edges, cast, rules, variant)
     return dataclasses.replace(detection, seconds=time.perf_counter() - start), view
 
 
@@ -260,11 +265,12 @@ def _under_rules(profile: Profile, rules) -> Profile:
     return profile
 
 
-def _detect(rgb, view: tuple, found: Candidates, edges: EdgeTensor, cast: np.ndarray | None, rules) -> Detection:
+def _detect(rgb, view: tuple, found: Candidates, edges: EdgeTensor, cast: np.ndarray | None, rules,
+            variant: str | None) -> Detection:
     """The :class:`Detection` of the candidates ``found`` in ``rgb`` (see :func:`analyze`),
     in the table ``view`` (see :func:`_table_view`), without the shadows ``cast`` (bool
-    (H, W)) where they are given; ``edges`` as for :func:`_read`; ``rules`` as for
-    :func:`analyze`."""
+    (H, W)) where they are given; ``edges`` as for :func:`_read`; ``rules`` and ``variant``
+    as for :func:`analyze`."""
     h, w = rgb.shape[:2]
     stacks = rules is None or MIXED_USE in rules
     larges_touch = rules is not None and CANADIAN_STYLE in rules
@@ -277,7 +283,7 @@ def _detect(rgb, view: tuple, found: Candidates, edges: EdgeTensor, cast: np.nda
                                 float(np.mean(found.table[::8, ::8])), found.profile, found.strays, edges, stacks)
         reading = tell_look_alikes(reading, rgb, found.strength, found.profile)
         reading = as_whole_set(reading, found.profile, edges, found.log_ratio if found.plain else found.strength,
-                               stacks, larges_touch)
+                               stacks, larges_touch, variant)
     except np.linalg.LinAlgError:
         raise BoardNotFound("the pieces found do not sit on a grid; photograph the city from above") from None
     return build_detection(reading, (w, h), found.profile, 0.0)

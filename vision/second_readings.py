@@ -21,12 +21,13 @@ _READING_RULES = (MIXED_USE,)
 DISPUTED_CONFIDENCE = 0.5
 
 
-def broken_rules(detection: Detection, rules, variant: str = "standard") -> int:
+def broken_rules(detection: Detection, rules, variant: str | None = None) -> int:
     """How often the city of ``detection`` breaks the game's rules (the special rules
     ``rules`` in play, none where None, stacks allowed): one for each pair of same-size
     neighbours, each cell cut off from the city, each piece of a kind beyond the supply of
-    the ``variant``'s set (3 of each, 2 in a Small City) and each stack out of order."""
-    city = City(detection.city.pieces, variant)
+    the ``variant``'s set (3 of each, 2 in a Small City; a standard set's where None) and
+    each stack out of order."""
+    city = City(detection.city.pieces, variant or "standard")
     broken = 0
     for problem in check_legality(city, (*(rules or ()), *_READING_RULES)):
         if problem.reason == "too-many":

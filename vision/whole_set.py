@@ -21,9 +21,10 @@ misread:
   the strongest edges of the photo, if that is also the one where what is inside the
   outline differs most from the ring round it, is given it.
 
-A Small City's set is told by its count and these kinds alone: part of a standard city that
-many pieces strong nearly always holds several kinds three times over. A reading of more
-than 30 pieces cannot be told from part of a standard city.
+Where the variant in play is told, the reading is read as that variant's set alone. Where it
+is not, a Small City's set is told by its count and these kinds alone: part of a standard
+city that many pieces strong nearly always holds several kinds three times over; and a
+reading of more than 30 pieces cannot be told from part of a standard city.
 
 Only a piece flagged for the player to check (confidence under
 ``profile.max_uncertain_confidence``) is changed, and it stays flagged (so is a piece
@@ -39,32 +40,36 @@ import numpy as np
 
 from calibration import Profile
 from calibration.profile import COLOR_ORDER
+from scorer.city import TRIOS_PER_COLOR
 
-from .cells import MAX_PIECES, NEIGHBOURS, PER_KIND, SIZES, CityReading, Reading, cells_beside
+from .cells import NEIGHBOURS, SIZES, CityReading, Reading, cells_beside
 from .edge_fit import EdgeTensor, outlines_strength
 from .model import BASE_MM, outline, seat_height_mm
 from .second_look import outline_contrasts
 
 log = logging.getLogger(__name__)
 
-SETS = ((PER_KIND, MAX_PIECES), (2, 30))  # (pieces of each kind, in all): the standard set, a Small City's
+# (pieces of each kind, in all) of each variant's set
+SETS = {variant: (per_kind, per_kind * len(COLOR_ORDER) * len(SIZES)) for variant, per_kind in TRIOS_PER_COLOR.items()}
 
 
 def as_whole_set(reading: CityReading, profile: Profile, edges: EdgeTensor | None = None,
-                 image: np.ndarray | None = None, stacks: bool = True, larges_touch: bool = False
-                 ) -> CityReading:
+                 image: np.ndarray | None = None, stacks: bool = True, larges_touch: bool = False,
+                 variant: str | None = None) -> CityReading:
     """``reading`` (a :class:`vision.cells.CityReading`) with its flagged pieces read to fit a
-    whole set (of ``SETS``) where it holds one piece short of the set's count or more (see
-    the module's docstring), and a warning that says how many were changed; else
+    whole set (of the ``variant`` in play, a key of ``SETS``, or of either where it is None)
+    where it holds one piece short of the set's count or more (see the module's docstring),
+    and a warning that says how many were changed; else
     ``reading`` itself. A piece missed on an empty cell is looked for only where the
     photo's ``edges`` and ``image`` (float32 (H, W) or (H, W, C), what a piece differs from
     the table by: the log ratio on a plain table, the strength on a print) are given. A
     piece missed is put on top of another only where the game allows ``stacks``, and a large
     one beside a large one only where it lets ``larges_touch`` (Canadian Style)."""
     below = profile.max_uncertain_confidence
-    pieces, doubtful = _without_surplus(list(reading.pieces), below)
+    sets = sorted(SETS.values(), reverse=True) if variant is None else [SETS[variant]]
+    pieces, doubtful = _without_surplus(list(reading.pieces), below, *sets[0])
     left_out, kept = len(reading.pieces) - len(pieces), {id(p) for p in pieces}
-    for per_kind, count in SETS:
+    for per_kind, count in sets:
         if len(pieces) == count:
             pieces = _kinds_swapped(pieces, below, per_kind)
         elif len(pieces) == count - 1 and (missing := _one_kind_short(pieces, per_kind)) is not None:
@@ -75,7 +80,7 @@ def as_whole_set(reading: CityReading, profile: Profile, edges: EdgeTensor | Non
     changed = left_out + sum(id(p) not in kept for p in pieces)  # left out, read anew or added
     if not changed:
         return reading
-    whole = next(count for _, count in SETS if len(pieces) >= count)  # the set fitted
+    whole = next(count for _, count in sets if len(pieces) >= count)  # the set fitted
     warning = (f"read as a whole set of {whole} pieces (a finished game places them all): {changed} marked "
                f"piece{'s' if changed > 1 else ''} changed to fit it; check {'them' if changed > 1 else 'it'}")
     return dataclasses.replace(reading, pieces=pieces, warnings=(*reading.warnings, warning),
@@ -87,15 +92,16 @@ def _kinds(pieces: list[Reading]) -> Counter:
     return Counter((p.color_index, p.size) for p in pieces)
 
 
-def _without_surplus(pieces: list[Reading], below: float) -> tuple[list[Reading], list[tuple[int, int]]]:
-    """``pieces`` with their flagged pieces of kinds over the supply left out, least sure
-    first and pieces on top of stacks before the rest, while there are more than a whole
-    set; and the cells (col, row) left empty."""
+def _without_surplus(pieces: list[Reading], below: float, per_kind: int, count: int
+                     ) -> tuple[list[Reading], list[tuple[int, int]]]:
+    """``pieces`` with their flagged pieces of kinds over the supply (``per_kind`` of each)
+    left out, least sure first and pieces on top of stacks before the rest, while there are
+    more than a whole set (``count``); and the cells (col, row) left empty."""
     emptied = []
-    while len(pieces) > MAX_PIECES:
+    while len(pieces) > count:
         kinds = _kinds(pieces)
         under_another = {(p.col, p.row) for p in pieces if p.level == 1}
-        surplus = [p for p in pieces if kinds[(p.color_index, p.size)] > PER_KIND and p.confidence < below
+        surplus = [p for p in pieces if kinds[(p.color_index, p.size)] > per_kind and p.confidence < below
                    and (p.level == 1 or (p.col, p.row) not in under_another)]
         if not surplus:
             break

@@ -105,10 +105,18 @@ def test_detect_json_follows_the_contract(tmp_path):
     assert overlay.stat().st_size > 10_000
 
 
-def test_detect_reads_and_writes_the_variant_told():
-    code, out, err = citycam("detect", SAMPLE, "--json", "--variant", "small-city")
-    assert code == 0, err
-    assert json.loads(out)["variant"] == "small-city"
+def test_detect_reads_and_writes_the_variant_told(monkeypatch, capsys):
+    import vision
+    from server import cli
+
+    told = []
+    real_read_photo = vision.read_photo
+    monkeypatch.setattr(vision, "read_photo", lambda data, profile, rules, variant: (
+        told.append(variant) or real_read_photo(data, profile, rules, variant)))
+    for args, variant, written in ((["--variant", "small-city"], "small-city", "small-city"),
+                                   ([], None, "standard")):  # not told: read as either set
+        assert cli.main(["detect", str(SAMPLE), "--json", *args]) == 0
+        assert told[-1] == variant and json.loads(capsys.readouterr().out)["variant"] == written
     code, out, err = citycam("detect", SAMPLE, "--variant", "tiny-town")
     assert code == 2 and "tiny-town" in err
 

@@ -120,7 +120,8 @@ def test_a_photo_sent_without_the_rules_is_read(client, sample_photo):
 
 def test_the_variant_sent_is_read_and_written_into_the_city(client, sample_photo, monkeypatch):
     """The page sends the game's variant: the photo is read knowing its set's supply, and the
-    city comes back of that variant; an unknown one is refused in plain words."""
+    city comes back of that variant; one not sent is not known to the reading, and the city
+    comes back standard; an unknown one is refused in plain words."""
     import server.api
 
     told = []
@@ -134,6 +135,10 @@ def test_the_variant_sent_is_read_and_written_into_the_city(client, sample_photo
     response = client.post("/api/detect", data=upload, content_type="multipart/form-data")
     assert response.status_code == 200 and response.get_json()["variant"] == "small-city"
     assert told == [(["clusters"], "small-city")]
+    upload = {"photo": (io.BytesIO(sample_photo.read_bytes()), "photo.jpg"), "rules": "clusters"}
+    response = client.post("/api/detect", data=upload, content_type="multipart/form-data")
+    assert response.status_code == 200 and response.get_json()["variant"] == "standard"
+    assert told[-1] == (["clusters"], None)  # not told: read as either set
     upload = {"photo": (io.BytesIO(sample_photo.read_bytes()), "photo.jpg"), "variant": "tiny-town"}
     response = client.post("/api/detect", data=upload, content_type="multipart/form-data")
     assert response.status_code == 400 and "tiny-town" in response.get_json()["error"]

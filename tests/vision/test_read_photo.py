@@ -22,8 +22,8 @@ def _viewed(analyze, plain=False):
     """``analyze`` (rgb, profile, cast) -> Detection as vision._analyze, which also gives the
     table view it read in: of a plain table (its log ratio ``"log ratio"``) or a printed one,
     where no shadows are cast (see the last tests)."""
-    return lambda rgb, profile, cast=None, view=None, rules=None: (analyze(rgb, profile, cast),
-                                                                     ("log ratio", None, None, plain, profile))
+    return lambda rgb, profile, cast=None, view=None, rules=None, variant=None: (
+        analyze(rgb, profile, cast), ("log ratio", None, None, plain, profile))
 
 
 def _photo() -> bytes:
@@ -287,7 +287,7 @@ def test_each_size_is_decoded_and_its_table_seen_once_however_often_it_is_read(m
         decoded.append(side)
         return np.zeros((round(0.75 * side), side, 3), np.uint8)
 
-    def analyze(rgb, profile, cast=None, view=None, rules=None):
+    def analyze(rgb, profile, cast=None, view=None, rules=None, variant=None):
         viewed.append(view)
         found = TWO_MEDIUMS_SIDE_BY_SIDE if rgb.shape[1] != largest else LEGAL[:3 if cast == "shadows 1" else 4]
         return _detection(found), view or ("log ratio", None, None, True, profile)
@@ -300,16 +300,20 @@ def test_each_size_is_decoded_and_its_table_seen_once_however_often_it_is_read(m
     assert all(view is not None for view in viewed[3:])
 
 
-def test_each_reading_is_made_under_the_rules_in_play(monkeypatch):
-    """The rules the photo is read under reach every reading (made at each size)."""
+def test_each_reading_is_made_under_the_rules_and_variant_in_play(monkeypatch):
+    """The rules and variant the photo is read under reach every reading (made at each
+    size); where the variant is not told, none is."""
     seen = []
 
-    def analyze(rgb, profile, cast=None, view=None, rules=None):
-        seen.append(rules)
+    def analyze(rgb, profile, cast=None, view=None, rules=None, variant=None):
+        seen.append((rules, variant))
         return _detection(TWO_MEDIUMS_SIDE_BY_SIDE), ("log ratio", None, None, False, profile)
     monkeypatch.setattr(vision, "_analyze", analyze)
+    vision.read_photo(_photo(), PROFILE, ("canadian-style", "piazzas"), "small-city")
+    assert seen == [(("canadian-style", "piazzas"), "small-city")] * 3
+    seen.clear()
     vision.read_photo(_photo(), PROFILE, ("canadian-style", "piazzas"))
-    assert seen == [("canadian-style", "piazzas")] * 3
+    assert seen == [(("canadian-style", "piazzas"), None)] * 3
 
 
 FACES = (PROFILE.stack_face_contrast, PROFILE.stack_face_doubt)
@@ -335,10 +339,11 @@ def test_the_rules_in_play_tell_how_stacks_and_sizes_are_read(monkeypatch, rules
         seen["check"] = ((args[5].stack_face_contrast, args[5].stack_face_doubt), args[5].large_pair_cost, args[-1])
         return reading
 
-    def as_whole_set(reading, profile, edges, image, stacks, larges_touch):
-        seen["whole set"] = (stacks, larges_touch)
+    def as_whole_set(reading, profile, edges, image, stacks, larges_touch, variant):
+        seen["whole set"] = (stacks, larges_touch, variant)
         return reading
     monkeypatch.setattr(vision, "check_reading", check_reading)
     monkeypatch.setattr(vision, "as_whole_set", as_whole_set)
-    vision.analyze(vision.load_photo(SAMPLE.read_bytes(), PROFILE.working_side), PROFILE, rules=rules)
-    assert seen == {"check": (faces, large_pair_cost, stacks), "whole set": (stacks, larges_touch)}
+    vision.analyze(vision.load_photo(SAMPLE.read_bytes(), PROFILE.working_side), PROFILE, rules=rules,
+                   variant="small-city")
+    assert seen == {"check": (faces, large_pair_cost, stacks), "whole set": (stacks, larges_touch, "small-city")}

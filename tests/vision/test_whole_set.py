@@ -86,6 +86,26 @@ def test_a_small_city_s_whole_set_is_told_by_its_count_and_read_as_one():
     assert as_whole_set(unread, PROFILE) is unread
 
 
+def test_the_variant_told_is_the_only_set_a_reading_is_read_as():
+    """Told a Small City, a reading of 31 pieces holds one beyond its set: the flagged piece
+    of a kind three times over is left out (a standard city may hold 31). Told a standard
+    game, the Small City's 30 pieces with a red small read black stand as read (part of a
+    standard city); told a Small City, they are read as its set, as where not told."""
+    pieces = whole_set(per_kind=2)
+    phantom = piece((1, 1), RED, 1, 0.4)
+    unread = reading_of(pieces + [phantom])
+    assert as_whole_set(unread, PROFILE) is unread
+    read = as_whole_set(unread, PROFILE, variant="small-city")
+    assert read.pieces == pieces and read.doubtful_empty == ((1, 1),)
+    assert "read as a whole set of 30 pieces" in read.warnings[0]
+    k = first(pieces, RED, 1)
+    pieces[k] = dataclasses.replace(pieces[k], color_index=BLACK, confidence=0.2)
+    unread = reading_of(pieces)
+    assert as_whole_set(unread, PROFILE, variant="standard") is unread
+    for variant in ("small-city", None):
+        assert as_whole_set(unread, PROFILE, variant=variant).pieces[k].color_index == RED
+
+
 def test_pieces_beyond_a_whole_set_are_left_out_uppers_first_and_a_cell_emptied_is_doubted():
     """Two phantom red smalls beyond a whole set: one on top of a red large (a false stack)
     and one alone on a cell of its own, less sure. The upper goes first, then the one alone,
