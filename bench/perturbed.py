@@ -7,7 +7,8 @@ as :mod:`bench.vision` reads them) and compared with the truth: errors by kind a
 read exactly, for each change and for the photos as rendered (re-encoded alike).
 The changes: the floor beyond the table's edge, which the renders never show (dark across
 the top, light grey beside a slanted edge on the left, dark brown across the bottom, grey
-beyond two edges round the table's corner); a hand reaching in from the bottom edge; a mug
+beyond two edges round the table's corner; each edge at least a pitch clear of the city,
+which stands on the table); a hand reaching in from the bottom edge; a mug
 beside the city (white, red, blue or green, with coffee in it and a soft shadow); a lamp on
 one side and daylight on the other (a white-balance ramp); light falling off across the
 table; a dim, noisy exposure; a half-size photo saved at JPEG quality 55; defocus blur.
@@ -39,43 +40,59 @@ RESULTS = Path(__file__).parent / "results" / "perturbed.json"
 QUALITY = 92  # JPEG quality the changed photos are saved at
 
 
-def _floor(rgb: np.ndarray, beyond: np.ndarray, colour, noise: float, rng) -> np.ndarray:
-    """``rgb`` (float32 (H, W, 3)) with a textured floor of ``colour`` (RGB) where ``beyond``
-    (bool (H, W)), parted from the table by a sharp edge."""
-    h, w = beyond.shape
+def _floor(rgb: np.ndarray, centres: np.ndarray, edges, colour, noise: float, rng) -> np.ndarray:
+    """``rgb`` (float32 (H, W, 3)) with a textured floor of ``colour`` (RGB) beyond the
+    table's ``edges``, parted from the table by a sharp edge. Each edge is a function of
+    pixel (x, y) arrays, the photo's width and height giving the signed distance (pixels,
+    about) to the edge, negative beyond it; the edge is moved out until it is a pitch clear
+    of every piece's base centre (``centres``, (N, 2) (x, y) pixels): a city stands on the
+    table, and a floor painted over its pieces would hide them."""
+    h, w = rgb.shape[:2]
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    pitch = _pitch(centres, (h, w))
+    beyond = np.zeros((h, w), bool)
+    for edge in edges:
+        clear = min(float(edge(centres[:, 0], centres[:, 1], w, h).min()), pitch) if len(centres) else pitch
+        beyond |= edge(xs, ys, w, h) < clear - pitch
     texture = colour + rng.normal(0, noise, (h, w, 1)).astype(np.float32)
     surface = cv2.GaussianBlur(texture, (0, 0), 2)
     share = cv2.GaussianBlur(beyond.astype(np.float32), (0, 0), 1.5)[..., None]
     return rgb * (1 - share) + surface * share
 
 
-def floor_top(rgb, rng):
+def _pitch(centres: np.ndarray, shape: tuple[int, int]) -> float:
+    """The city's pitch in pixels: the median distance from each of the pieces' base
+    ``centres`` ((N, 2) (x, y)) to its nearest; 5% of the long side of a photo of ``shape``
+    (H, W) where there is one piece or none."""
+    if len(centres) < 2:
+        return 0.05 * max(shape)
+    apart = np.linalg.norm(centres[:, None] - centres[None], axis=2) + np.diag(np.full(len(centres), np.inf))
+    return float(np.median(apart.min(axis=1)))
+
+
+def floor_top(rgb, rng, centres):
     """A dark floor across the top 12%."""
-    ys = np.arange(rgb.shape[0])[:, None] * np.ones((1, rgb.shape[1]))
-    return _floor(rgb, ys < 0.12 * rgb.shape[0], np.array([46, 40, 36], np.float32), 8, rng)
+    return _floor(rgb, centres, [lambda x, y, w, h: y - 0.12 * h], np.array([46, 40, 36], np.float32), 8, rng)
 
 
-def floor_side(rgb, rng):
+def floor_side(rgb, rng, centres):
     """A light grey floor beside a slanted edge on the left (12-22% of the width)."""
-    h, w = rgb.shape[:2]
-    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
-    return _floor(rgb, xs < (0.22 - 0.1 * ys / h) * w, np.array([185, 170, 150], np.float32), 10, rng)
+    return _floor(rgb, centres, [lambda x, y, w, h: x - (0.22 - 0.1 * y / h) * w],
+                  np.array([185, 170, 150], np.float32), 10, rng)
 
 
-def floor_bottom(rgb, rng):
+def floor_bottom(rgb, rng, centres):
     """A dark brown floor across the bottom 8-12%."""
-    h, w = rgb.shape[:2]
-    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
-    return _floor(rgb, ys > (0.88 + 0.04 * xs / w) * h, np.array([70, 45, 30], np.float32), 6, rng)
+    return _floor(rgb, centres, [lambda x, y, w, h: (0.88 + 0.04 * x / w) * h - y],
+                  np.array([70, 45, 30], np.float32), 6, rng)
 
 
-def floor_corner(rgb, rng):
+def floor_corner(rgb, rng, centres):
     """The table's corner: a grey carpet beyond two edges, over the left 14-18% and the top
     10-13%."""
-    h, w = rgb.shape[:2]
-    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
-    beyond = (xs < (0.14 + 0.04 * ys / h) * w) | (ys < (0.13 - 0.03 * xs / w) * h)
-    return _floor(rgb, beyond, np.array([115, 110, 105], np.float32), 10, rng)
+    return _floor(rgb, centres, [lambda x, y, w, h: x - (0.14 + 0.04 * y / h) * w,
+                                 lambda x, y, w, h: y - (0.13 - 0.03 * x / w) * h],
+                  np.array([115, 110, 105], np.float32), 10, rng)
 
 
 def hand(rgb, rng):
@@ -122,8 +139,7 @@ def mug(rgb, rng, centres):
     first side of the city (of 8, in a seeded order) where it fits in the photo."""
     h, w = rgb.shape[:2]
     middle = centres.mean(axis=0)
-    apart = np.linalg.norm(centres[:, None] - centres[None], axis=2) + np.diag(np.full(len(centres), np.inf))
-    pitch = float(np.median(apart.min(axis=1))) if len(centres) > 1 else 0.05 * max(h, w)
+    pitch = _pitch(centres, (h, w))
     radius = 1.4 * pitch
     colour = np.array(MUG_COLOURS[rng.integers(len(MUG_COLOURS))], np.float32)
     for angle in rng.permutation(8) * np.pi / 4:
@@ -151,11 +167,11 @@ def _disc(shape, centre, radius, blur):
 
 
 # each change painted over the photo's pixels (float32 (H, W, 3) RGB, and a seeded generator)
-PAINTED = {"as rendered": lambda rgb, rng: rgb, "floor top": floor_top, "floor side": floor_side,
-           "floor bottom": floor_bottom, "floor corner": floor_corner, "hand": hand,
-           "lamp and daylight": lamp_and_daylight, "uneven light": uneven_light, "dim": dim, "blurred": blurred}
+PAINTED = {"as rendered": lambda rgb, rng: rgb, "hand": hand, "lamp and daylight": lamp_and_daylight,
+           "uneven light": uneven_light, "dim": dim, "blurred": blurred}
 # each change painted beside the city (its pieces' base centres, (N, 2) (x, y) pixels, too)
-BESIDE_CITY = {"mug beside the city": mug}
+BESIDE_CITY = {"floor top": floor_top, "floor side": floor_side, "floor bottom": floor_bottom,
+               "floor corner": floor_corner, "mug beside the city": mug}
 SMALLER = "small and low quality"  # the photo saved at half its size, JPEG quality 55
 CHANGES = (*PAINTED, *BESIDE_CITY, SMALLER)
 

@@ -35,16 +35,31 @@ def test_every_change_gives_a_photo_of_the_same_view_and_is_seeded(change):
 
 
 def test_a_floor_is_painted_beyond_the_table_s_edge_and_the_table_is_left_as_it_was():
-    before, after = _decoded(_photo()), _decoded(changed(_photo(), "floor top", 3))
+    before, after = _decoded(_photo()), _decoded(changed(_photo(), "floor top", 3, SQUARE))
     assert after[:20].mean() < 60  # the dark floor
     assert np.abs(after[60:] - before[60:]).mean() < 2  # the table and the piece, but for the JPEG
 
 
 def test_round_the_table_s_corner_the_floor_lies_beyond_two_edges():
-    before, after = _decoded(_photo()), _decoded(changed(_photo(), "floor corner", 3))
+    before, after = _decoded(_photo()), _decoded(changed(_photo(), "floor corner", 3, SQUARE))
     floor = np.abs(after - before).max(axis=2) > 20
     assert floor[:20].mean() > 0.9 and floor[:, :40].mean() > 0.9  # across the top and down the left
     assert not floor[40:, 70:].any()  # the rest of the table and the piece
+
+
+def test_the_table_s_edge_keeps_a_pitch_clear_of_the_city():
+    """A piece 20 pixels from the top, another 40 pixels below it: the floor across the top
+    (nominally 29 pixels deep) is moved up, its edge a pitch (40) clear of the piece's centre,
+    and so is a floor beyond the corner's top edge; the left one stays as it was."""
+    rgb = np.full((240, 320, 3), 150, np.uint8)
+    rgb[10:30, 150:170] = rgb[50:70, 150:170] = (200, 40, 40)
+    data = cv2.imencode(".jpg", cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR))[1].tobytes()
+    before = _decoded(changed(data, "as rendered", 3))  # encoded alike
+    for change in ("floor top", "floor corner"):
+        after = _decoded(changed(data, change, 3, [[160, 20], [160, 60]]))
+        assert np.abs(after[5:35, 145:175] - before[5:35, 145:175]).mean() < 2  # the piece as it was
+    floor = np.abs(after - before).max(axis=2) > 20
+    assert floor[100:, :40].mean() > 0.9 and not floor[:, 60:].any()  # the left edge only
 
 
 def test_a_mug_is_painted_beside_the_city_and_not_over_it():
