@@ -155,8 +155,8 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=None, variant:
     return rgb, dataclasses.replace(detection, seconds=time.perf_counter() - start)
 
 
-def _read_at_sizes(data: bytes, profile: Profile, rules, variant: str | None, sizes: dict, cast: np.ndarray | None = None
-                   ) -> tuple[np.ndarray, Detection, tuple]:
+def _read_at_sizes(data: bytes, profile: Profile, rules, variant: str | None, sizes: dict,
+                   cast: np.ndarray | None = None) -> tuple[np.ndarray, Detection, tuple]:
     """The image, :class:`Detection` and table view (see :func:`_table_view`) of the reading
     of ``data`` kept among those at the sizes :func:`read_photo` tries, the shadows ``cast``
     (bool (H, W), in any image size) left out of each where given; ``rules`` and ``variant``
