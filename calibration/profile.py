@@ -244,6 +244,7 @@ class Profile:
     empty_doubt_share: float
     empty_doubt_contrast: float
     empty_doubt_side_share: float
+    black_shading_correlation: float
     min_outline_cover: float
     unseen_threshold: float
     unseen_min_overlap: float

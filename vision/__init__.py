@@ -22,6 +22,7 @@ in a cell: a stack or not), verify (the reading checked against the photo), seco
 cells beside the city looked at again, for verify), faces (a stack told by the faces of its
 lower piece, for verify), look_alikes
 (yellow from green, green from black and blue from black, told apart across the city),
+shaded_like_black (a black piece on a doubted cell, told by its faces' shading on a plain table),
 whole_set (a reading of about a whole set, read as the set: its kinds over and short tell
 flagged pieces misread, or a piece missed beside the city), detection, overlay,
 second_readings (readings of the photo at other sizes weighed by the game's rules),
@@ -51,6 +52,7 @@ from .look_alikes import tell_look_alikes
 from .overlay import draw_overlay
 from .pieces import Blob, find_blobs
 from .second_readings import broken_rules, mark_disputed
+from .shaded_like_black import black_on_doubted_cells
 from .verify import check_reading
 from .whole_set import as_whole_set
 
@@ -282,6 +284,8 @@ def _detect(rgb, view: tuple, found: Candidates, edges: EdgeTensor, cast: np.nda
         reading = check_reading(reading, found.strength, found.log_ratio, found.blobs, found.plain,
                                 float(np.mean(found.table[::8, ::8])), found.profile, found.strays, edges, stacks)
         reading = tell_look_alikes(reading, rgb, found.strength, found.profile)
+        if found.plain:
+            reading = black_on_doubted_cells(reading, found.log_ratio, edges, found.profile)
         reading = as_whole_set(reading, found.profile, edges, found.log_ratio if found.plain else found.strength,
                                stacks, larges_touch, variant)
     except np.linalg.LinAlgError:
