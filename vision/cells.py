@@ -87,6 +87,12 @@ def cells_beside(cells, taken) -> list[tuple[int, int]]:
     return sorted({(col + dc, row + dr) for col, row in cells for dc, dr in NEIGHBOURS} - set(taken))
 
 
+def size_beside(cell: tuple[int, int], size: int, placed: set[tuple[int, int, int]]) -> bool:
+    """Whether a cell next to ``cell`` (col, row) holds a piece of ``size``, by ``placed``
+    (the (col, row, size) of each piece): the rules then forbid that size on ``cell``."""
+    return any((cell[0] + dc, cell[1] + dr, size) in placed for dc, dr in NEIGHBOURS)
+
+
 def read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: float, plain: bool,
                 profile: Profile, edges: EdgeTensor | None = None) -> CityReading:
     """Turn candidates into pieces on cells. ``image_size`` is (width, height); ``plain``:

@@ -15,15 +15,14 @@ import logging
 import numpy as np
 
 from calibration import Profile
-from calibration.profile import COLOR_ORDER
+from calibration.profile import BLACK
 
-from .cells import NEIGHBOURS, SIZES, CityReading, Reading
+from .cells import SIZES, CityReading, Reading, size_beside
 from .edge_fit import EdgeTensor, outlines_strength
 from .model import BASE_MM, outline
 
 logger = logging.getLogger(__name__)
 
-BLACK = COLOR_ORDER.index("black")
 _HALF = 0.3  # grid units: the square sampled round a cell's centre, about a medium's base
 _SAMPLES = 25  # points along each side of that square
 _LEAST_BLACKS = 2  # black pieces read on the table needed to know their shading
@@ -98,8 +97,7 @@ def _size_by_edges(reading: CityReading, cell: tuple[int, int], edges: EdgeTenso
     the strongest ``edges`` (:func:`edge_fit.outlines_strength`, at ``reading``'s edge
     scale), of those no neighbour in ``placed`` ((col, row, size) of each piece) holds; None
     where every size is held beside it."""
-    allowed = [size for size in SIZES
-               if not any((cell[0] + dc, cell[1] + dr, size) in placed for dc, dr in NEIGHBOURS)]
+    allowed = [size for size in SIZES if not size_beside(cell, size, placed)]
     if not allowed:
         return None
     sides = np.array([BASE_MM[size] / reading.edge_scale for size in allowed])

@@ -42,7 +42,7 @@ from calibration import Profile
 from calibration.profile import COLOR_ORDER
 from scorer.city import TRIOS_PER_COLOR
 
-from .cells import NEIGHBOURS, SIZES, CityReading, Reading, cells_beside
+from .cells import SIZES, CityReading, Reading, cells_beside, size_beside
 from .edge_fit import EdgeTensor, outlines_strength
 from .model import BASE_MM, outline, seat_height_mm
 from .second_look import outline_contrasts
@@ -148,12 +148,6 @@ def _one_kind_short(pieces: list[Reading], per_kind: int) -> tuple[int, int] | N
     return short[0]
 
 
-def _size_beside(cell: tuple[int, int], size: int, placed: set[tuple[int, int, int]]) -> bool:
-    """Whether a cell next to ``cell`` (col, row) holds a piece of ``size``, by ``placed``
-    (the (col, row, size) of each piece)."""
-    return any((cell[0] + dc, cell[1] + dr, size) in placed for dc, dr in NEIGHBOURS)
-
-
 def _stack_completed(pieces: list[Reading], below: float, reading: CityReading,
                      missing: tuple[int, int]) -> list[Reading]:
     """``pieces`` (one short of a whole set, the kind ``missing`` (colour index, size)) with
@@ -164,7 +158,7 @@ def _stack_completed(pieces: list[Reading], below: float, reading: CityReading,
     per_cell = Counter((p.col, p.row) for p in pieces)
     placed = {(p.col, p.row, p.size) for p in pieces}
     lowers = [p for p in pieces if per_cell[(p.col, p.row)] == 1 and p.color_index == colour and p.size > size
-              and p.confidence < below and not _size_beside((p.col, p.row), size, placed)]
+              and p.confidence < below and not size_beside((p.col, p.row), size, placed)]
     if not lowers:
         return pieces
     lower = min(lowers, key=lambda p: (p.confidence, p.row, p.col))
@@ -191,7 +185,7 @@ def _unseen_added(pieces: list[Reading], below: float, reading: CityReading, mis
     taken = {(p.col, p.row) for p in pieces}
     placed = {(p.col, p.row, p.size) for p in pieces}
     free = larges_touch and size == SIZES[-1]  # a large piece
-    cells = [cell for cell in cells_beside(taken, taken) if free or not _size_beside(cell, size, placed)]
+    cells = [cell for cell in cells_beside(taken, taken) if free or not size_beside(cell, size, placed)]
     if len(cells) < 2:
         return pieces
     side = BASE_MM[size] / reading.edge_scale
