@@ -316,6 +316,17 @@ def test_each_reading_is_made_under_the_rules_and_variant_in_play(monkeypatch):
     assert seen == [(("canadian-style", "piazzas"), None)] * 3
 
 
+@pytest.mark.parametrize("name, plain", [("scene_0079.jpg", True), ("scene_0154.jpg", False)])
+def test_black_pieces_are_told_by_their_shading_on_a_plain_table_only(monkeypatch, name, plain):
+    """A print's own shading is no lamp's: on a printed cloth the doubted cells are left to
+    the player."""
+    seen = []
+    monkeypatch.setattr(vision, "black_on_doubted_cells", lambda reading, *args: seen.append(args) or reading)
+    photo = (SAMPLE.parent / name).read_bytes()
+    vision.analyze(vision.load_photo(photo, PROFILE.working_side), PROFILE)
+    assert bool(seen) == plain
+
+
 FACES = (PROFILE.stack_face_contrast, PROFILE.stack_face_doubt)
 FACES_IN_PLAY = (PROFILE.stack_face_contrast_in_play, PROFILE.stack_face_doubt_in_play)
 
