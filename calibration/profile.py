@@ -214,6 +214,8 @@ class Profile:
     edge_size_weight: float
     edge_strength_spread: float
     edge_strength_cap: float
+    sides_scale_gain: float
+    sides_scale_misfit: float
     same_size_cost: float
     large_pair_cost: float
     large_pair_cost_in_play: float

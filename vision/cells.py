@@ -18,7 +18,7 @@ from calibration import Profile
 from .camera import Camera, CameraPrior, camera_from_homography, intrinsics
 from .classify import (classify_colors, color_confidence, color_costs, likely_sizes, size_confidence, size_scores,
                        within_supply)
-from .edge_fit import EdgeTensor, edge_scale, fit_outlines, fit_sides, size_costs
+from .edge_fit import EdgeTensor, edge_scale, fit_outlines, fit_sides, scale_misfit, sides_scale, size_costs
 from .errors import BoardNotFound
 from .grid import GridFit, cell_side, fit_grid, moved_grid
 from .model import BASE_MM, base_centres, outline, pyramid_points, seat_height_mm, silhouettes
@@ -451,11 +451,12 @@ def _apply_priors(readings, camera: Camera, pitch_mm: float, profile: Profile,
                   edges: EdgeTensor | None = None) -> tuple[list[Reading], float | None]:
     """Sizes of the pieces on the table re-read together with the rules (see
     :func:`classify.likely_sizes`); the pieces on top of stacks keep theirs, and the pieces
-    under them stay larger than them (:func:`least_sizes`). Where the
-    photo's ``edges`` are given and at least ``_MIN_EDGE_SIZED`` pieces stand on the table,
-    each one's outline fit is then joined by how its outline fits the edges
-    (:func:`_with_edge_costs`) and the sizes read again, and moved a step where they put the
-    edges' scale at no pitch pieces are placed at (:func:`_within_pitches`). A piece on the
+    under them stay larger than them (:func:`least_sizes`). Where the photo's ``edges`` are
+    given and at least ``_MIN_EDGE_SIZED`` pieces stand on the table, each one's outline fit
+    is then joined by how its outline fits the edges (:func:`_with_edge_costs`, each size's
+    outline at the scale of :func:`_sides_own_scale`) and the sizes read again, and moved a
+    step where they put the edges' scale at no pitch pieces are placed at
+    (:func:`_within_pitches`). A piece on the
     table is then as confident as its colour (its reading's confidence) times its size: how
     much better the size read fits what is seen than the other sizes do
     (:func:`classify.size_confidence`), and no more than its outline's overlap with what is
@@ -480,8 +481,8 @@ def _apply_priors(readings, camera: Camera, pitch_mm: float, profile: Profile,
         sizes = settled(mismatches)
         if edges is not None and len(idx) >= _MIN_EDGE_SIZED:
             sides = fit_sides(edges, camera, cells, BASE_MM[2] / pitch_mm, colours)
-            costs = size_costs(edges, camera, cells, edge_scale(sides, sizes), colours, profile.edge_strength_spread,
-                               profile.edge_strength_cap)
+            costs = size_costs(edges, camera, cells, _sides_own_scale(sides, sizes, least, profile), colours,
+                               profile.edge_strength_spread, profile.edge_strength_cap)
             mismatches = _with_edge_costs(mismatches, costs, profile)
             sizes = settled(mismatches)
             sizes, scale = _within_pitches(sides, sizes, least)
@@ -496,6 +497,22 @@ def _apply_priors(readings, camera: Camera, pitch_mm: float, profile: Profile,
                                                           pitch_mm)
         out[k] = dataclasses.replace(r, size=int(size), outline=shape, confidence=conf)
     return out, scale
+
+
+def _sides_own_scale(sides: np.ndarray, sizes: np.ndarray, least: np.ndarray, profile: Profile) -> float:
+    """The scale (millimetres a grid unit) the sizes are told at: the one ``sizes`` (N,) put
+    the outlines' ``sides`` (N,) at (:func:`edge_fit.edge_scale`), or the sides' own
+    (:func:`edge_fit.sides_scale`, among the pitches pieces are placed at) where it fits them
+    better by ``profile.sides_scale_gain`` pieces' worth of misfit or more, and fits them
+    well: by at most ``profile.sides_scale_misfit`` a piece (outlines settled on a print's
+    edges scatter at every scale)."""
+    scale = edge_scale(sides, sizes)
+    own, misfit = sides_scale(sides, least, np.arange(PITCH_MM_CHOICES[0], PITCH_MM_CHOICES[-1] + 1e-9, 0.1))
+    if (misfit <= profile.sides_scale_misfit * len(sides)
+            and scale_misfit(sides, sizes, scale) - misfit >= profile.sides_scale_gain):
+        logger.info("sizes told at the outlines' own scale, %.1f mm a cell, not %.1f", own, scale)
+        return own
+    return scale
 
 
 def _within_pitches(sides: np.ndarray, sizes: np.ndarray, least: np.ndarray) -> tuple[np.ndarray, float]:

@@ -53,6 +53,9 @@ _NEAR_SIDE_STEP = 0.025
 # each size's outline is searched from its side at the photo's scale by two rounds (its side
 # within 4% of that): the scale is known, and a size's strength needs no finer pose
 _SIZE_ROUNDS = 2
+# half the smaller step between sizes' sides, in log units (medium to large, 1.28 times): a
+# side further than this from its size's true side fits another size as well
+_HALF_STEP = float(np.log(_SIDES_MM[1:] / _SIDES_MM[:-1]).min() / 2)
 
 
 @dataclass(frozen=True)
@@ -208,6 +211,32 @@ def edge_scale(sides: np.ndarray, sizes: np.ndarray) -> float:
     do not move it."""
     sides = np.maximum(np.asarray(sides, np.float64), 1e-6)
     return float(np.exp(np.median(np.log(_SIDES_MM[np.asarray(sizes) - 1] / sides))))
+
+
+def sides_scale(sides: np.ndarray, least: np.ndarray, scales: np.ndarray) -> tuple[float, float]:
+    """The scale among ``scales`` (millimetres a grid unit) at which the outline ``sides``
+    (N,) grid units fit the sizes' true sides best, each side taking its nearest size above
+    ``least`` (N,) 0-based, and its misfit (:func:`scale_misfit`)."""
+    costs = [scale_misfit(sides, _nearest_sizes(sides, least, scale), scale) for scale in scales]
+    best = int(np.argmin(costs))
+    return float(scales[best]), float(costs[best])
+
+
+def _nearest_sizes(sides: np.ndarray, least: np.ndarray, scale: float) -> np.ndarray:
+    """(N,) 1..3 the size whose true side is nearest (in ratio) each of ``sides`` at ``scale``,
+    above ``least`` (0-based)."""
+    off = np.abs(np.log(np.asarray(sides, np.float64)[:, None] * scale / _SIDES_MM))
+    off = np.where(np.arange(3)[None, :] < np.asarray(least)[:, None], np.inf, off)
+    return off.argmin(axis=1) + 1
+
+
+def scale_misfit(sides: np.ndarray, sizes: np.ndarray, scale: float) -> float:
+    """How badly pieces read as ``sizes`` (N,) 1..3 fit their outlines' ``sides`` (N,) grid
+    units at ``scale``, in pieces: the sum of each one's squared log ratio of side to true
+    side over that of half the smaller step between sizes, each at most 1 (a piece so far
+    off fits another size better, or is misfitted)."""
+    off = np.log(np.maximum(np.asarray(sides, np.float64), 1e-6) * scale / _SIDES_MM[np.asarray(sizes) - 1])
+    return float(np.minimum((off / _HALF_STEP) ** 2, 1.0).sum())
 
 
 def size_costs(edges: EdgeTensor, camera: Camera, cells: np.ndarray, scale: float, colours: np.ndarray,

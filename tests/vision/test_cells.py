@@ -6,8 +6,9 @@ from calibration import load_profile
 from calibration.profile import COLOR_ORDER
 from tests.vision.pyramids import draw_pyramid
 from vision.camera import Camera
-from vision.cells import _within_pitches, read_pieces
+from vision.cells import _sides_own_scale, _within_pitches, read_pieces
 from vision.errors import BoardNotFound
+from vision.edge_fit import edge_scale
 from vision.model import BASE_MM
 from vision.pieces import Blob
 
@@ -354,7 +355,7 @@ def test_a_stack_whose_lower_colour_shows_through_the_upper_piece_stands_only_wi
     assert read == ([("red", 3, 0), ("blue", 2, 1)] if stacked else [("red", 3, 0)])
 
 
-def _settled(mismatches, step=1, edges=None):
+def _settled(mismatches, step=1, edges=None, profile=PROFILE):
     """The pieces on the table, in a row on a 60-pixel grid ``step`` cells apart, after
     :func:`cells._apply_priors` (with the photo's ``edges``, if given), from their (3,) outline
     mismatches (minus the log of each size's overlap with what is seen), each read medium at
@@ -363,7 +364,7 @@ def _settled(mismatches, step=1, edges=None):
 
     readings = [(Reading(step * k, 0, k % 5, 2, 0, 0.95, (100.0 + 60 * step * k, 100.0), np.zeros((4, 2))),
                  np.array(m), np.zeros(5)) for k, m in enumerate(mismatches)]
-    return _apply_priors(readings, STRAIGHT_DOWN, 30.0, PROFILE, set(), edges)[0]
+    return _apply_priors(readings, STRAIGHT_DOWN, 30.0, profile, set(), edges)[0]
 
 
 def test_a_piece_that_looks_a_little_more_like_a_medium_is_read_large_where_its_edges_show_a_large():
@@ -380,6 +381,28 @@ def test_a_piece_that_looks_a_little_more_like_a_medium_is_read_large_where_its_
     assert [p.size for p in _settled(mismatches, step=2)] == [2, 1, 2, 3]
     edges = edge_tensor(photo, (0, 0, 560, 200))
     assert [p.size for p in _settled(mismatches, step=2, edges=edges)] == truth
+
+
+def test_pieces_that_all_look_a_size_larger_are_sized_at_their_outlines_own_scale():
+    """Smalls, mediums and larges two cells apart on a 30 mm grid whose overlaps with what
+    is seen each favour the size above (as at too coarse a pitch, where each piece's shadow
+    swells what is seen). Their outlines on the photo's edges fit their true sizes at one
+    scale and the sizes as first read at none: they are sized at the outlines' own scale,
+    and read right; told at the scale the sizes first read put them at, a size up."""
+    import dataclasses
+
+    from vision.edge_fit import edge_tensor
+
+    truth = [1, 2, 3, 1, 3, 2, 1]
+    photo = np.full((200, 960, 3), 110, np.uint8)
+    for k, size in enumerate(truth):
+        draw_pyramid(photo, STRAIGHT_DOWN, (2.0 * k, 0.0), BASE_MM[size] / 30.0, 0.0, (200, 70, 40))
+    up = {1: [0.6, 0.2, 0.9], 2: [1.2, 0.6, 0.2], 3: [1.5, 0.8, 0.2]}
+    mismatches = [up[size] for size in truth]
+    edges = edge_tensor(photo, (0, 0, 960, 200))
+    assert [p.size for p in _settled(mismatches, step=2, edges=edges)] == truth
+    as_read = dataclasses.replace(PROFILE, sides_scale_gain=np.inf)
+    assert [p.size for p in _settled(mismatches, step=2, edges=edges, profile=as_read)] == [2, 3, 3, 2, 3, 3, 2]
 
 
 def test_a_piece_whose_outline_holds_little_of_what_is_seen_is_marked_for_checking():
@@ -463,6 +486,30 @@ def test_sizes_that_put_the_pitch_in_range_stay():
     sides = _sides([1, 2, 3, 2], 30.0)
     sizes, scale = _within_pitches(sides, np.array([1, 2, 3, 2]), np.zeros(4, int))
     assert sizes.tolist() == [1, 2, 3, 2] and 26 <= scale <= 42
+
+
+def test_sizes_read_a_step_up_are_told_at_the_sides_own_scale():
+    """Smalls, mediums and larges on a 31 mm grid read as mediums, larges and larges (the
+    pitch chosen from what differs from the table too coarse): their sides fit those sizes
+    at no single scale, and the sizes are told at the sides' own, 31 mm (3% long sides put it
+    at 30); read right, at the scale they put the sides at."""
+    sizes = [1, 1, 1, 1, 1, 2, 2, 2, 3, 3]
+    sides = _sides(sizes, 31.0)
+    least = np.zeros(len(sizes), int)
+    assert _sides_own_scale(sides, np.minimum(np.array(sizes) + 1, 3), least, PROFILE) == pytest.approx(30.1, abs=0.3)
+    right = np.array(sizes)
+    assert _sides_own_scale(sides, right, least, PROFILE) == edge_scale(sides, right)
+
+
+def test_a_city_of_two_sizes_keeps_the_scale_its_sizes_put_the_sides_at():
+    """Smalls and mediums fit their sides nearly as well read as mediums and larges (the
+    steps differ by 8%): the sides' own scale fits them no better by two pieces' worth, and
+    the scale the sizes as read put them at is kept, either way."""
+    sizes = np.array([1, 2, 1, 2, 1, 2])
+    sides = _sides(sizes, 30.0)
+    least = np.zeros(len(sizes), int)
+    for read in (sizes, sizes + 1):
+        assert _sides_own_scale(sides, read, least, PROFILE) == edge_scale(sides, read)
 
 
 def test_a_small_city_is_read_again_at_the_tilt_its_ridges_tell(monkeypatch):

@@ -5,7 +5,7 @@ import pytest
 
 from calibration.profile import COLOR_ORDER
 from vision.camera import Camera
-from vision.edge_fit import edge_scale, edge_tensor, fit_sides, size_costs
+from vision.edge_fit import edge_scale, edge_tensor, fit_sides, scale_misfit, sides_scale, size_costs
 from tests.vision.pyramids import draw_pyramid
 from vision.model import BASE_MM
 
@@ -120,6 +120,30 @@ def test_the_scale_puts_the_pieces_as_read_at_their_true_sides():
     sides = np.array([BASE_MM[1], BASE_MM[2], BASE_MM[3], BASE_MM[3], BASE_MM[3], 60.0]) / 30.0
     read = np.array([1, 2, 3, 2, 3, 2])
     assert edge_scale(sides, read) == pytest.approx(30.0)
+
+
+def test_the_sides_own_scale_is_the_one_their_sizes_fit_best():
+    """Outlines of five smalls, four mediums and two larges on a 31 mm grid (each side up to
+    4% off): among the pitches 26 to 42 mm, the sides fit the sizes' true sides best at 31 mm,
+    each piece then taken for its own size; read a size up at the scale that puts the mediums
+    at larges (40 mm), the larges fit no size and the smalls badly."""
+    rng = np.random.default_rng(3)
+    sizes = np.array([1, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3])
+    sides = np.array([BASE_MM[s] for s in sizes]) / 31.0 * rng.uniform(0.96, 1.04, len(sizes))
+    scale, misfit = sides_scale(sides, np.zeros(len(sizes), int), np.arange(26.0, 42.05, 0.1))
+    assert scale == pytest.approx(31.0, abs=1.0)
+    assert misfit < 1.0
+    up = np.minimum(sizes + 1, 3)
+    assert scale_misfit(sides, up, edge_scale(sides, up)) > misfit + 2.0
+
+
+def test_the_sides_own_scale_keeps_a_piece_larger_than_the_one_on_it():
+    """A medium's side under a piece read as a medium on top of it (``least`` 2) is taken for
+    a large, at a misfit of one piece (the most one piece costs)."""
+    sides = np.array([BASE_MM[1], BASE_MM[2], BASE_MM[3], BASE_MM[2]]) / 30.0
+    scale, misfit = sides_scale(sides, np.array([0, 0, 0, 2]), np.arange(26.0, 42.05, 0.1))
+    assert scale == pytest.approx(30.0, abs=0.2)
+    assert misfit == pytest.approx(1.0)
 
 
 def test_the_edges_are_measured_only_in_their_window():
