@@ -217,17 +217,14 @@ def sides_scale(sides: np.ndarray, least: np.ndarray, scales: np.ndarray) -> tup
     """The scale among ``scales`` (millimetres a grid unit) at which the outline ``sides``
     (N,) grid units fit the sizes' true sides best, each side taking its nearest size above
     ``least`` (N,) 0-based, and its misfit (:func:`scale_misfit`)."""
-    costs = [scale_misfit(sides, _nearest_sizes(sides, least, scale), scale) for scale in scales]
+    scales = np.asarray(scales, np.float64)
+    # (S, N, 3) each side's log ratio to each size's true side at each scale
+    off = np.log(np.maximum(np.asarray(sides, np.float64), 1e-6))[None, :, None] + np.log(scales)[:, None, None]
+    off = np.abs(off - np.log(_SIDES_MM))
+    off[:, np.arange(3)[None, :] < np.asarray(least)[:, None]] = np.inf  # no size under the piece on it
+    costs = np.minimum((off.min(axis=2) / _HALF_STEP) ** 2, 1.0).sum(axis=1)
     best = int(np.argmin(costs))
     return float(scales[best]), float(costs[best])
-
-
-def _nearest_sizes(sides: np.ndarray, least: np.ndarray, scale: float) -> np.ndarray:
-    """(N,) 1..3 the size whose true side is nearest (in ratio) each of ``sides`` at ``scale``,
-    above ``least`` (0-based)."""
-    off = np.abs(np.log(np.asarray(sides, np.float64)[:, None] * scale / _SIDES_MM))
-    off = np.where(np.arange(3)[None, :] < np.asarray(least)[:, None], np.inf, off)
-    return off.argmin(axis=1) + 1
 
 
 def scale_misfit(sides: np.ndarray, sizes: np.ndarray, scale: float) -> float:

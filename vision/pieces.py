@@ -28,9 +28,11 @@ from .round_things import round_things
 # large piece with its shadow, or two pieces of one colour not split
 _MOST_PIECE_SIDES = 2.0
 # a region over _OUTSIZED times as wide as the next widest, and those wider (at most
-# _OUTSIZED_MOST), are no pieces where each is one thing (a mug) or runs off the photo (a hand)
+# _OUTSIZED_MOST), are no pieces where each is one thing (a mug) or runs off the photo (a
+# hand), and fills _THING_FILL of its convex hull
 _OUTSIZED = 2.0
 _OUTSIZED_MOST = 3
+_THING_FILL = 0.75  # such a thing fills at least this share of its convex hull
 _OUTSIZED_MARGIN_SIDE = 0.25  # round such a thing, taken for table with it: its rim, its shadow's edge
 _ONE_THING_AREA = 2.0  # a thing covers at most this many discs as wide as its widest peak
 _ONE_THING = 2.0  # a thing's peaks over half as wide as its widest lie within this many widest peaks of it
@@ -393,10 +395,10 @@ def _side_and_outsized(fg: np.ndarray) -> tuple[float, np.ndarray]:
     ``_OUTSIZED`` times as wide as the next widest (which has a peak), it and those wider
     are left out if each runs off the photo or is one thing (:func:`_one_thing`: it covers
     at most a few discs as wide as its widest peak, and its peaks over half as wide lie near
-    that one). A large piece is under twice as wide as a small one; the city's pieces,
-    joined to a mug or to one another by a cloth's print or by shadows, cover more. Returns
-    the side and the regions left out (bool (H, W)): no piece is so wide, and they are no
-    candidates.
+    that one), and fills its convex hull (:func:`_fills_hull`). A large piece is under twice
+    as wide as a small one; the city's pieces, joined to a mug or to one another by a
+    cloth's print or by shadows, cover more. Returns the side and the regions left out (bool
+    (H, W)): no piece is so wide, and they are no candidates.
     """
     fg = fg.astype(np.uint8)
     dist = cv2.distanceTransform(fg, cv2.DIST_L2, 3)
@@ -412,8 +414,8 @@ def _side_and_outsized(fg: np.ndarray) -> tuple[float, np.ndarray]:
     for k in range(min(_OUTSIZED_MOST, count - 2)):
         if widest[order[k]] > _OUTSIZED * widest[order[k + 1]] > 0:  # next to nothing, nothing is wide
             first = order[:k + 1]
-            if all(running_off[r] or _one_thing(xs, ys, values, regions == r, stats[r, cv2.CC_STAT_AREA])
-                   for r in first):
+            if all((running_off[r] or _one_thing(xs, ys, values, regions == r, stats[r, cv2.CC_STAT_AREA]))
+                   and _fills_hull(labels == r) for r in first):
                 outsized[first] = True
             break
     return _weighted_median_side(values[~outsized[regions]]), outsized[labels]
@@ -429,6 +431,14 @@ def _one_thing(xs: np.ndarray, ys: np.ndarray, values: np.ndarray, mine: np.ndar
         return False
     wide = mine & (values > values[widest] / 2)
     return bool(np.hypot(xs[wide] - xs[widest], ys[wide] - ys[widest]).max() <= _ONE_THING * values[widest])
+
+
+def _fills_hull(region: np.ndarray) -> bool:
+    """Whether ``region`` (bool (H, W)) fills at least ``_THING_FILL`` of its convex hull, as
+    a mug or a hand does: pieces packed close and joined by their shadows leave bays round
+    the city."""
+    hull = cv2.convexHull(cv2.findNonZero(region.view(np.uint8)))
+    return bool(np.count_nonzero(region) >= _THING_FILL * cv2.contourArea(hull))
 
 
 def _weighted_median_side(peaks: np.ndarray) -> float:

@@ -630,6 +630,33 @@ def test_a_wide_thing_joined_to_the_city_is_not_left_out_with_it():
     assert not outsized.any()
 
 
+def test_pieces_packed_close_and_joined_by_shadows_to_the_photo_s_edge_are_not_left_out():
+    """A city of 34 pieces of side 30 packed edge to edge in a U (seven by seven cells, the
+    middle three of the top five rows empty), the left column's shadows running off the
+    photo's left edge; two pieces lie apart. The city is one region over twice as wide as
+    the pieces apart and running off the photo, as a hand would be; but it leaves bays
+    between its shadows and in the U (it fills half its convex hull), where a hand or a mug
+    is round: it is no thing to leave out. A disc as wide, running off the photo there, is."""
+    import cv2
+
+    from vision.pieces import _side_and_outsized
+
+    fg = np.zeros((600, 900), np.uint8)
+    for row in range(7):
+        for col in range(7):
+            if not (row < 5 and 2 <= col <= 4):
+                fg[200 + 30 * row:230 + 30 * row, 300 + 30 * col:330 + 30 * col] = 1
+    for row in range(7):
+        fg[210 + 30 * row:220 + 30 * row, :300] = 1
+    fg[500:530, 700:730] = fg[80:110, 700:730] = 1
+    assert not _side_and_outsized(fg > 0)[1].any()
+    disc = np.zeros_like(fg)
+    cv2.circle(disc, (60, 300), 105, 1, -1)
+    disc[500:530, 700:730] = disc[80:110, 700:730] = 1
+    side, outsized = _side_and_outsized(disc > 0)
+    assert outsized[300, 60] and side == pytest.approx(30, abs=3)
+
+
 def test_a_thing_with_nothing_else_wide_enough_to_compare_is_not_left_out():
     """One piece of side 40 and thin threads of grain, too thin for a peak: nothing to tell
     the piece is far wider than the rest."""
