@@ -456,17 +456,16 @@ def _apply_priors(readings, camera: Camera, pitch_mm: float, profile: Profile,
     is then joined by how its outline fits the edges (:func:`_with_edge_costs`, each size's
     outline at the scale of :func:`_sides_own_scale`) and the sizes read again, and moved a
     step where they put the edges' scale at no pitch pieces are placed at
-    (:func:`_within_pitches`). A piece on the
-    table is then as confident as its colour (its reading's confidence) times its size: how
-    much better the size read fits what is seen than the other sizes do
-    (:func:`classify.size_confidence`), and no more than its outline's overlap with what is
-    seen over ``profile.confident_overlap``; on a cell of ``scale_dependent`` (col, row), whose
-    size another nearly as likely scale reads otherwise, no more than
-    ``_SCALE_DEPENDENT_CONFIDENCE``. So a piece sized by the rules against what is seen, or
-    whose outline fits what is seen poorly (a piece with part of it lost, or with its
-    shadow), or whose size hangs on the scale, is flagged for the player to check. Returns
-    the readings and the edges' scale at the sizes read (:func:`edge_fit.edge_scale`; None
-    without edges)."""
+    (:func:`_within_pitches`). A piece on the table is then as confident as its colour (its
+    reading's confidence) times its size: how much better the size read fits what is seen
+    than the other sizes do (:func:`classify.size_confidence`), and no more than its
+    outline's overlap with what is seen over ``profile.confident_overlap``; on a cell of
+    ``scale_dependent`` (col, row), whose size another nearly as likely scale reads
+    otherwise, no more than ``_SCALE_DEPENDENT_CONFIDENCE``. So a piece sized by the rules
+    against what is seen, or whose outline fits what is seen poorly (a piece with part of it
+    lost, or with its shadow), or whose size hangs on the scale, is flagged for the player
+    to check. Returns the readings and the edges' scale at the sizes read
+    (:func:`edge_fit.edge_scale`; None without edges)."""
     out = [r for r, _, _ in readings]
     idx = [k for k, r in enumerate(out) if r.level == 0]
     mismatches = np.array([readings[k][1] for k in idx]).reshape(-1, 3)

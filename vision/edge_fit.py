@@ -222,7 +222,7 @@ def sides_scale(sides: np.ndarray, least: np.ndarray, scales: np.ndarray) -> tup
     off = np.log(np.maximum(np.asarray(sides, np.float64), 1e-6))[None, :, None] + np.log(scales)[:, None, None]
     off = np.abs(off - np.log(_SIDES_MM))
     off[:, np.arange(3)[None, :] < np.asarray(least)[:, None]] = np.inf  # no size under the piece on it
-    costs = np.minimum((off.min(axis=2) / _HALF_STEP) ** 2, 1.0).sum(axis=1)
+    costs = _misfits(off.min(axis=2)).sum(axis=1)
     best = int(np.argmin(costs))
     return float(scales[best]), float(costs[best])
 
@@ -233,7 +233,13 @@ def scale_misfit(sides: np.ndarray, sizes: np.ndarray, scale: float) -> float:
     side over that of half the smaller step between sizes, each at most 1 (a piece so far
     off fits another size better, or is misfitted)."""
     off = np.log(np.maximum(np.asarray(sides, np.float64), 1e-6) * scale / _SIDES_MM[np.asarray(sizes) - 1])
-    return float(np.minimum((off / _HALF_STEP) ** 2, 1.0).sum())
+    return float(_misfits(off).sum())
+
+
+def _misfits(off: np.ndarray) -> np.ndarray:
+    """Each piece's misfit (as ``off``, float64) from its side's log ratio ``off`` to its
+    size's true side: its square over that of ``_HALF_STEP``, at most 1."""
+    return np.minimum((off / _HALF_STEP) ** 2, 1.0)
 
 
 def size_costs(edges: EdgeTensor, camera: Camera, cells: np.ndarray, scale: float, colours: np.ndarray,

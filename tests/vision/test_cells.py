@@ -7,8 +7,8 @@ from calibration.profile import COLOR_ORDER
 from tests.vision.pyramids import draw_pyramid
 from vision.camera import Camera
 from vision.cells import _sides_own_scale, _within_pitches, read_pieces
-from vision.errors import BoardNotFound
 from vision.edge_fit import edge_scale
+from vision.errors import BoardNotFound
 from vision.model import BASE_MM
 from vision.pieces import Blob
 
