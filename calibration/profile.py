@@ -242,6 +242,7 @@ class Profile:
     stack_face_contrast_in_play: float
     stack_face_doubt_in_play: float
     stack_tint_contrast: float
+    lower_base_contrast: float
     edgeless_share: float
     empty_doubt_share: float
     empty_doubt_contrast: float

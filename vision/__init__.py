@@ -287,7 +287,7 @@ def _detect(rgb, view: tuple, found: Candidates, edges: EdgeTensor, cast: np.nda
         if found.plain:
             reading = black_on_doubted_cells(reading, found.log_ratio, edges, found.profile)
         reading = as_whole_set(reading, found.profile, edges, found.log_ratio if found.plain else found.strength,
-                               stacks, larges_touch, variant)
+                               stacks, larges_touch, variant, found.log_ratio)
     except np.linalg.LinAlgError:
         raise BoardNotFound("the pieces found do not sit on a grid; photograph the city from above") from None
     return build_detection(reading, (w, h), found.profile, 0.0)

@@ -33,6 +33,7 @@ _LOGS = np.log(np.arange(256, dtype=np.float32) + 8.0)
 _CHANNEL_SUM = np.ones((1, 3), np.float32)
 _SMOOTHING = 1.0  # Gaussian sigma (pixels) of the structure tensor: an edge a pixel off still counts
 _SAMPLES = 6  # points sampled along each side of a model outline
+_BASE_SAMPLES = 12  # along each side of a base square, part of which another piece may hide
 # an inner ridge is sampled between this share of its length from either end: at the base
 # corner and at the apex, edges run every way, and a longer ridge would reach further into them
 _INNER_RIDGE_TRIM = 0.3
@@ -168,6 +169,39 @@ def weakest_sides(edges: EdgeTensor, camera: Camera, cells: np.ndarray, poses: n
     weakest = np.full(len(points), np.inf)
     np.minimum.at(weakest, template, strength)
     return weakest
+
+
+def base_strengths(edges: EdgeTensor, camera: Camera, cells: np.ndarray, poses: np.ndarray,
+                   hidden: list[np.ndarray]) -> np.ndarray:
+    """(N,) how strongly the base of the pyramid at each of ``cells`` ((N, 2) (col, row)) at
+    its pose (``poses`` (N, 4), as from :func:`fit_poses`) shows round what hides its middle
+    (a piece resting on it): the mean edge strength across each side of its base square on the
+    table, over the points of that side outside every outline of ``hidden`` ((K, 2) image
+    (x, y) each, convex), and the least of those over the sides with at least half their
+    points seen; 0 where fewer than two sides are seen so."""
+    base = _posed(camera, cells, poses)[:, :4]
+    along = np.roll(base, -1, axis=1) - base  # (N, 4, 2)
+    t = (np.arange(_BASE_SAMPLES) + 0.5) / _BASE_SAMPLES
+    points = base[:, :, None, :] + t[:, None] * along[:, :, None, :]  # (N, 4, S, 2)
+    normal = np.stack([-along[..., 1], along[..., 0]], axis=-1) / (np.linalg.norm(along, axis=-1, keepdims=True) + 1e-9)
+    seen = np.ones(points.shape[:3], bool)
+    for shape in hidden:
+        seen &= ~_inside_convex(points, shape)
+    nx, ny = (np.broadcast_to(normal[:, :, None, k], seen.shape).astype(np.float32) for k in (0, 1))
+    strength = edges.across(points[..., 0].astype(np.float32), points[..., 1].astype(np.float32), nx, ny)
+    counted = seen.sum(axis=2) >= _BASE_SAMPLES / 2
+    means = np.where(counted, (strength * seen).sum(axis=2) / np.maximum(seen.sum(axis=2), 1), np.inf)
+    return np.where(counted.sum(axis=1) >= 2, means.min(axis=1), 0.0)
+
+
+def _inside_convex(points: np.ndarray, shape: np.ndarray) -> np.ndarray:
+    """Whether each of ``points`` ((..., 2) image (x, y)) lies inside the convex outline
+    ``shape`` ((K, 2) (x, y), in order round it), (...) bool."""
+    corners = np.asarray(shape, np.float64)
+    edge = np.roll(corners, -1, axis=0) - corners  # (K, 2)
+    offset = points[..., None, :] - corners  # (..., K, 2)
+    cross = edge[:, 0] * offset[..., 1] - edge[:, 1] * offset[..., 0]
+    return np.all(cross > 0, axis=-1) | np.all(cross < 0, axis=-1)
 
 
 def _posed(camera: Camera, cells: np.ndarray, poses: np.ndarray) -> np.ndarray:

@@ -333,22 +333,29 @@ def add_ring_stacks(reading: CityReading, log_ratio: np.ndarray, poses: dict[tup
             continue
         beside = {q.size for dc, dr in NEIGHBOURS for q in by_cell.get((col + dc, row + dr), [])}
         for lower in sorted(set(range(piece.size + 1, 4)) - beside):
-            lift = seat_height_mm(lower, piece.size)
-            pose = _lower_pose(reading.camera, (col, row), poses[col, row, piece.size], lift / reading.pitch_mm,
-                               BASE_MM[lower] / reading.edge_scale)
-            ring = ring_contrast(log_ratio, reading.camera, (col, row), pose, lift / HEIGHT_MM[lower],
-                                 BASE_MM[piece.size] / BASE_MM[lower])
+            ring = ring_under(reading, piece, lower, poses[col, row, piece.size], log_ratio)[1]
             if (ring is None or len(ring.difference) < _RING_FACES or min(ring.difference) < profile.stack_face_contrast
                     or min(ring.tint_difference) < profile.stack_tint_contrast):
                 continue
             tints = {tint_of(change) for change in ring.change}
             if len(tints) == 1 and piece.color_index not in tints:
-                ratio = min(ring.difference) / profile.stack_face_contrast
-                stacks[id(piece)] = _ring_stack(reading, piece, lower, tints.pop(), ratio)
+                sure = _stack_confidence(min(ring.difference) / profile.stack_face_contrast, piece)
+                stacks[id(piece)] = upper_of_stack(reading, piece, lower, tints.pop(), sure)
                 break
     if stacks:
         logger.info("%d stack(s) told by the ring of their lower pieces", len(stacks))
     return dataclasses.replace(reading, pieces=[q for p in reading.pieces for q in stacks.get(id(p), [p])])
+
+
+def ring_under(reading: CityReading, piece: Reading, lower: int, pose: np.ndarray,
+               log_ratio: np.ndarray) -> tuple[np.ndarray, RingContrast | None]:
+    """The pose (as :func:`edge_fit.fit_poses` gives) of a piece of size ``lower`` under the
+    ``piece`` of ``reading``, fitted on the table at ``pose`` (:func:`_lower_pose`), and how
+    its ring shows round that piece in ``log_ratio`` (:func:`ring_contrast`)."""
+    cell, lift = (piece.col, piece.row), seat_height_mm(lower, piece.size)
+    under = _lower_pose(reading.camera, cell, pose, lift / reading.pitch_mm, BASE_MM[lower] / reading.edge_scale)
+    return under, ring_contrast(log_ratio, reading.camera, cell, under, lift / HEIGHT_MM[lower],
+                                BASE_MM[piece.size] / BASE_MM[lower])
 
 
 @dataclass(frozen=True)
@@ -396,11 +403,10 @@ def _lower_pose(camera: Camera, cell: tuple[int, int], pose: np.ndarray, lift: f
     return np.array([side, x / w - cell[0], y / w - cell[1], pose[3]])
 
 
-def _ring_stack(reading: CityReading, piece: Reading, lower: int, colour: int, ratio: float) -> list[Reading]:
-    """``piece`` as the upper of the stack :func:`add_ring_stacks` reads on its cell: on a
-    piece of size ``lower`` and colour index ``colour``, its ring's difference ``ratio``
-    times its threshold."""
-    sure = _stack_confidence(ratio, piece)
+def upper_of_stack(reading: CityReading, piece: Reading, lower: int, colour: int, sure: float) -> list[Reading]:
+    """``piece`` of ``reading`` read again as the upper of a stack on its cell, on a piece of
+    size ``lower`` and colour index ``colour`` that no candidate showed: the two pieces, from
+    the table up, both of confidence ``sure``."""
     lift = seat_height_mm(lower, piece.size)
     colrow = np.array([piece.col, piece.row], np.float64)
     return [_unseen_piece(reading, (piece.col, piece.row), colour, lower, 0.0, sure),

@@ -19,7 +19,11 @@ misread:
   may stand unseen on an empty cell beside the city (a black piece on a dark table or a
   print): of the empty cells where the rules allow it, the one where its outline lies along
   the strongest edges of the photo, if that is also the one where what is inside the
-  outline differs most from the ring round it, is given it.
+  outline differs most from the ring round it, is given it. Else it may be the lower of a
+  stack read as its upper alone (its ring too faint to tell by itself, as a black piece's
+  on a dark table): of the smaller pieces read alone where the rules allow it, the one round
+  which its ring shows most, if that is also the one round which its base's edges show
+  most, is read as resting on it.
 
 Where the variant in play is told, the reading is read as that variant's set alone. Where it
 is not, a Small City's set is told by its count and these kinds alone: part of a standard
@@ -28,7 +32,8 @@ reading of more than 30 pieces cannot be told from part of a standard city.
 
 Only a piece flagged for the player to check (confidence under
 ``profile.max_uncertain_confidence``) is changed, and it stays flagged (so is a piece
-added): a sure reading stands, and the city as read then breaks the rules it breaks.
+added, and a piece read as resting on one added): a sure reading stands, and the city as
+read then breaks the rules it breaks.
 """
 from __future__ import annotations
 
@@ -43,28 +48,36 @@ from calibration.profile import COLOR_ORDER
 from scorer.city import TRIOS_PER_COLOR
 
 from .cells import SIZES, CityReading, Reading, cells_beside, size_beside
-from .edge_fit import EdgeTensor, outlines_strength
+from .edge_fit import EdgeTensor, base_strengths, outlines_strength
+from .faces import ring_under, upper_of_stack
 from .model import BASE_MM, outline, seat_height_mm
 from .second_look import outline_contrasts
+from .verify import piece_poses
 
 log = logging.getLogger(__name__)
 
+# the poses round a lower piece's where its base's edges are looked for: shifted by up to a
+# twentieth of a cell each way and turned by up to 10 degrees (side, shift in col and row, turn)
+_BASE_MOVES = np.array([(0.0, col, row, turn) for col in (-0.05, 0.0, 0.05) for row in (-0.05, 0.0, 0.05)
+                        for turn in (-10.0, -5.0, 0.0, 5.0, 10.0)])
 # (pieces of each kind, in all) of each variant's set
 SETS = {variant: (per_kind, per_kind * len(COLOR_ORDER) * len(SIZES)) for variant, per_kind in TRIOS_PER_COLOR.items()}
 
 
 def as_whole_set(reading: CityReading, profile: Profile, edges: EdgeTensor | None = None,
                  image: np.ndarray | None = None, stacks: bool = True, larges_touch: bool = False,
-                 variant: str | None = None) -> CityReading:
+                 variant: str | None = None, log_ratio: np.ndarray | None = None) -> CityReading:
     """``reading`` (a :class:`vision.cells.CityReading`) with its flagged pieces read to fit a
     whole set (of the ``variant`` in play, a key of ``SETS``, or of either where it is None)
     where it holds one piece short of the set's count or more (see the module's docstring),
     and a warning that says how many were changed; else
     ``reading`` itself. A piece missed on an empty cell is looked for only where the
     photo's ``edges`` and ``image`` (float32 (H, W) or (H, W, C), what a piece differs from
-    the table by: the log ratio on a plain table, the strength on a print) are given. A
-    piece missed is put on top of another only where the game allows ``stacks``, and a large
-    one beside a large one only where it lets ``larges_touch`` (Canadian Style)."""
+    the table by: the log ratio on a plain table, the strength on a print) are given, and
+    one missed under another only where its ``edges`` and ``log_ratio`` (float32 (H, W, 3))
+    are. A piece missed is put on top of another, or under it, only where the game allows
+    ``stacks``, and a large one beside a large one only where it lets ``larges_touch``
+    (Canadian Style)."""
     below = profile.max_uncertain_confidence
     sets = sorted(SETS.values(), reverse=True) if variant is None else [SETS[variant]]
     pieces, doubtful = _without_surplus(list(reading.pieces), below, *sets[0])
@@ -76,6 +89,9 @@ def as_whole_set(reading: CityReading, profile: Profile, edges: EdgeTensor | Non
             completed = _stack_completed(pieces, below, reading, missing) if stacks else pieces
             if completed is pieces and edges is not None and image is not None:
                 completed = _unseen_added(pieces, below, reading, missing, edges, image, larges_touch)
+            if completed is pieces and stacks and edges is not None and log_ratio is not None:
+                completed = _lower_added(pieces, below, reading, missing, edges, log_ratio,
+                                         profile.lower_base_contrast)
             pieces = completed
     changed = left_out + sum(id(p) not in kept for p in pieces)  # left out, read anew or added
     if not changed:
@@ -199,3 +215,48 @@ def _unseen_added(pieces: list[Reading], below: float, reading: CityReading, mis
     log.info("a whole set but one: a %s piece read on (%d, %d)", COLOR_ORDER[colour], *cell)
     return pieces + [Reading(cell[0], cell[1], colour, size, 0, below / 2, tuple(float(v) for v in shape.mean(axis=0)),
                              shape)]
+
+
+def _lower_added(pieces: list[Reading], below: float, reading: CityReading, missing: tuple[int, int],
+                 edges: EdgeTensor, log_ratio: np.ndarray, contrast: float) -> list[Reading]:
+    """``pieces`` (one short of a whole set, the kind ``missing`` (colour index, size), with
+    no flagged larger piece of its colour to hold it nor an empty cell that shows it) with the
+    piece missing put under a smaller piece read alone: the lower of a stack read as its
+    upper alone, its ring too faint to be told by itself (:func:`faces.add_ring_stacks`: a
+    black piece's on a dark table). Of the pieces alone in their cell and smaller than it,
+    where no neighbour holds its size, it goes under the one round which its ring differs
+    most from the table beside it and from the piece above (:func:`faces.ring_under`, the
+    least over the faces seen, in ``log_ratio``), where that is also the one along whose base
+    the photo's ``edges`` are strongest as it shows round the piece and between its
+    neighbours (:func:`edge_fit.base_strengths`, the best of poses a little shifted and
+    turned round the ring's), by ``contrast`` times those round any other piece at least.
+    Both pieces of the stack are flagged (confidence half of ``below`` at most)."""
+    if reading.edge_scale is None:
+        return pieces
+    colour, size = missing
+    per_cell = Counter((p.col, p.row) for p in pieces)
+    placed = {(p.col, p.row, p.size) for p in pieces}
+    uppers = [p for p in pieces if per_cell[(p.col, p.row)] == 1 and p.size < size
+              and not size_beside((p.col, p.row), size, placed)]
+    if len(uppers) < 2:
+        return pieces
+    poses = piece_poses(dataclasses.replace(reading, pieces=uppers), edges)
+    rings, bases = np.full(len(uppers), -np.inf), np.zeros(len(uppers))
+    for k, upper in enumerate(uppers):
+        under, ring = ring_under(reading, upper, size, poses[upper.col, upper.row, upper.size], log_ratio)
+        if ring is not None:
+            rings[k] = min(ring.difference)
+        hidden = [outline(reading.camera, np.array([upper.col, upper.row], np.float64), upper.size, reading.pitch_mm,
+                          seat_height_mm(size, upper.size))]
+        hidden += [p.outline for p in pieces
+                   if p is not upper and max(abs(p.col - upper.col), abs(p.row - upper.row)) <= 1]
+        tried = under + _BASE_MOVES
+        cells = np.tile(np.array([[upper.col, upper.row]], np.float64), (len(tried), 1))
+        bases[k] = base_strengths(edges, reading.camera, cells, tried, hidden).max()
+    best, runner_up = np.argsort(-bases)[:2]
+    if best != int(np.argmax(rings)) or not np.isfinite(rings[best]) or bases[best] < contrast * bases[runner_up]:
+        return pieces
+    upper = uppers[best]
+    log.info("a whole set but one: a %s piece read under (%d, %d)", COLOR_ORDER[colour], upper.col, upper.row)
+    stack = upper_of_stack(reading, upper, size, colour, min(upper.confidence, below / 2))
+    return [q for p in pieces for q in (stack if p is upper else [p])]

@@ -5,9 +5,9 @@ import pytest
 
 from calibration.profile import COLOR_ORDER
 from vision.camera import Camera
-from vision.edge_fit import edge_scale, edge_tensor, fit_sides, scale_misfit, sides_scale, size_costs
+from vision.edge_fit import base_strengths, edge_scale, edge_tensor, fit_sides, scale_misfit, sides_scale, size_costs
 from tests.vision.pyramids import draw_pyramid
-from vision.model import BASE_MM
+from vision.model import BASE_MM, outline, seat_height_mm
 
 SIDES_MM = np.array([BASE_MM[1], BASE_MM[2], BASE_MM[3]])
 TABLE = (120, 110, 100)  # RGB
@@ -157,3 +157,24 @@ def test_the_edges_are_measured_only_in_their_window():
     x, y = camera.project(np.array([[-side / 2, 0.0, 0.0]]))[0].astype(np.float32)  # on the piece's left side
     probe = (np.array([x]), np.array([y]), np.float32(1.0), np.float32(0.0))  # points and normal
     assert inside.across(*probe)[0] > 10 * window.across(*probe)[0] + 1e-6
+
+
+@pytest.mark.parametrize("tilt", [0.0, 20.0])
+def test_a_base_shows_round_the_piece_resting_on_it_and_not_round_one_alone(tilt):
+    """A black large with a red medium resting on it, and a red medium alone: the large's base
+    square, laid under either medium and its middle hidden by the medium, runs along strong
+    edges round the stack (the large's own outline), and along the bare table round the
+    medium alone; with the whole square hidden, nothing is measured."""
+    camera = tilted_camera(tilt)
+    pitch_mm = 32.0
+    large, medium = BASE_MM[3] / pitch_mm, BASE_MM[2] / pitch_mm
+    rgb = photo_of(camera, [((0, 0), large, 0.0, (34, 34, 36)), ((2, 0), medium, 0.0, (200, 40, 40))])
+    draw_pyramid(rgb, camera, (0, 0), medium, 0.0, (200, 40, 40), seat_height_mm(3, 2) / pitch_mm)
+    edges = edge_tensor(rgb, (0, 0, 480, 360))
+    cells, poses = np.array([(0.0, 0.0), (2.0, 0.0)]), np.array([(large, 0.0, 0.0, 0.0)] * 2)
+    hidden = [outline(camera, cell, 2, pitch_mm, seat_height_mm(3, 2) * (k == 0)) for k, cell in enumerate(cells)]
+    stacked, alone = base_strengths(edges, camera, cells, poses, hidden)
+    assert stacked > 5 * alone
+    everything = outline(camera, np.array([0.0, 0.0]), 3, pitch_mm) * 1.5 - 0.5 * camera.project(
+        np.array([[0.0, 0.0, 0.0]]))
+    assert base_strengths(edges, camera, cells[:1], poses[:1], [everything])[0] == 0.0

@@ -350,7 +350,7 @@ def test_the_rules_in_play_tell_how_stacks_and_sizes_are_read(monkeypatch, rules
         seen["check"] = ((args[5].stack_face_contrast, args[5].stack_face_doubt), args[5].large_pair_cost, args[-1])
         return reading
 
-    def as_whole_set(reading, profile, edges, image, stacks, larges_touch, variant):
+    def as_whole_set(reading, profile, edges, image, stacks, larges_touch, variant, log_ratio):
         seen["whole set"] = (stacks, larges_touch, variant)
         return reading
     monkeypatch.setattr(vision, "check_reading", check_reading)

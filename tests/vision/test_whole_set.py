@@ -149,11 +149,12 @@ def test_one_short_of_a_whole_set_is_read_as_a_stack_on_the_least_sure_larger_pi
     assert as_whole_set(unread, PROFILE) is unread
 
 
-def camera_over_the_block(pitch_px: float = 30.0, distance: float = 20.0) -> Camera:
+def camera_over_the_block(pitch_px: float = 30.0, distance: float = 20.0, size=(640, 400)) -> Camera:
     """A pinhole camera ``distance`` grid units straight above the middle (8, 4) of the
-    whole set's 17 x 9 block, a grid unit ``pitch_px`` pixels wide in a 640 x 400 photo."""
+    whole set's 17 x 9 block, a grid unit ``pitch_px`` pixels wide in a photo of ``size``
+    (width, height)."""
     f = pitch_px * distance
-    K = np.array([[f, 0, 320], [0, f, 200], [0, 0, 1]])
+    K = np.array([[f, 0, size[0] / 2], [0, f, size[1] / 2], [0, 0, 1]])
     R = np.diag([1.0, -1.0, -1.0])
     centre = np.array([8.0, 4.0, distance])
     return Camera(K @ np.hstack([R, (-R @ centre)[:, None]]), centre)
@@ -216,3 +217,56 @@ def test_a_large_missed_may_stand_beside_a_large_where_canadian_style_lets_large
     added = as_whole_set(reading, PROFILE, edges, log_ratio, larges_touch=True).pieces[-1]
     assert (added.col, added.row, added.color_index, added.size, added.level) == (3, 2, BLACK, 3, 0)
     assert added.confidence < PROFILE.max_uncertain_confidence
+
+
+DRAWN = {"red": (200, 40, 40), "yellow": (210, 190, 40), "green": (40, 170, 60), "blue": (40, 60, 200),
+         "black": (34, 34, 36)}
+
+
+def photo_of_the_set(camera: Camera, pieces: list[Reading], stacked_under: Reading,
+                     lower_size: int) -> tuple[np.ndarray, np.ndarray]:
+    """A 1100 x 620 photo of a plain table with ``pieces`` on it, a black piece of
+    ``lower_size`` drawn under ``stacked_under`` (one of them, resting at its seat), a little
+    sensor noise, and its log ratio to the table (float32 (620, 1100, 3))."""
+    table = np.array([150, 140, 120])
+    rgb = np.empty((620, 1100, 3), np.uint8)
+    rgb[:] = table
+    for p in pieces:
+        lift = 0.0
+        if p is stacked_under:
+            draw_pyramid(rgb, camera, np.array([p.col, p.row], np.float64), BASE_MM[lower_size] / PITCH_MM, 0.0,
+                         DRAWN["black"])
+            lift = seat_height_mm(lower_size, p.size) / PITCH_MM
+        draw_pyramid(rgb, camera, np.array([p.col, p.row], np.float64), BASE_MM[p.size] / PITCH_MM, 0.0,
+                     DRAWN[COLOR_ORDER[p.color_index]], lift)
+    rgb = np.clip(rgb + np.random.default_rng(5).normal(0, 2.0, rgb.shape), 0, 255).astype(np.uint8)
+    return rgb, np.log((rgb + 1.0) / (table + 1.0)).astype(np.float32)
+
+
+def test_one_short_whose_missing_piece_rings_a_smaller_one_is_read_under_it():
+    """A black large missing from a whole set, every black piece sure, stands in the photo
+    under a red medium read alone, its ring round the medium: of the pieces it may stand
+    under, that is the one round which both the ring's colour and its base's edges show, so
+    the medium is read as the upper of a stack on a black large, both flagged. Without the
+    photo's log ratio nothing is added; with a large beside the cell, the rules forbid a large
+    there, and none is put under the medium."""
+    camera = camera_over_the_block(60.0, size=(1100, 620))
+    pieces = whole_set()
+    del pieces[first(pieces, BLACK, 3)]
+    pieces = [dataclasses.replace(p, outline=outline(camera, np.array([p.col, p.row], np.float64), p.size, PITCH_MM))
+              for p in pieces]
+    upper = pieces[first(pieces, RED, 2)]
+    rgb, log_ratio = photo_of_the_set(camera, pieces, upper, 3)
+    edges = edge_tensor(rgb, (0, 0, 1100, 620))
+    reading = CityReading(None, camera, PITCH_MM, PITCH_MM, pieces, np.zeros(3), edge_scale=PITCH_MM)
+    read = as_whole_set(reading, PROFILE, edges, log_ratio, log_ratio=log_ratio)
+    stack = sorted((p.level, p.color_index, p.size) for p in read.pieces if (p.col, p.row) == (upper.col, upper.row))
+    assert stack == [(0, BLACK, 3), (1, RED, 2)] and set(kinds(read).values()) == {3}
+    assert all(p.confidence < PROFILE.max_uncertain_confidence
+               for p in read.pieces if (p.col, p.row) == (upper.col, upper.row))
+    assert as_whole_set(reading, PROFILE, edges, log_ratio) is reading
+
+    beside = first(pieces, BLUE, 3)  # a blue large moved beside the medium: no large may stand there
+    pieces[beside] = dataclasses.replace(pieces[beside], col=upper.col + 1, row=upper.row)
+    read = as_whole_set(dataclasses.replace(reading, pieces=pieces), PROFILE, edges, log_ratio, log_ratio=log_ratio)
+    assert sum((p.col, p.row) == (upper.col, upper.row) for p in read.pieces) == 1
