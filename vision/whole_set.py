@@ -246,13 +246,12 @@ def _lower_added(pieces: list[Reading], below: float, reading: CityReading, miss
         under, ring = ring_under(reading, upper, size, poses[upper.col, upper.row, upper.size], log_ratio)
         if ring is not None:
             rings[k] = min(ring.difference)
-        hidden = [outline(reading.camera, np.array([upper.col, upper.row], np.float64), upper.size, reading.pitch_mm,
-                          seat_height_mm(size, upper.size))]
+        cell = np.array([upper.col, upper.row], np.float64)
+        hidden = [outline(reading.camera, cell, upper.size, reading.pitch_mm, seat_height_mm(size, upper.size))]
         hidden += [p.outline for p in pieces
                    if p is not upper and max(abs(p.col - upper.col), abs(p.row - upper.row)) <= 1]
         tried = under + _BASE_MOVES
-        cells = np.tile(np.array([[upper.col, upper.row]], np.float64), (len(tried), 1))
-        bases[k] = base_strengths(edges, reading.camera, cells, tried, hidden).max()
+        bases[k] = base_strengths(edges, reading.camera, np.tile(cell, (len(tried), 1)), tried, hidden).max()
     best, runner_up = np.argsort(-bases)[:2]
     if best != int(np.argmax(rings)) or not np.isfinite(rings[best]) or bases[best] < contrast * bases[runner_up]:
         return pieces

@@ -10,6 +10,7 @@ from calibration import load_profile
 from calibration.profile import COLOR_ORDER
 from tests.vision.pyramids import draw_pyramid
 from tests.vision.test_edge_fit import tilted_camera
+from tests.vision.test_faces import DRAWN
 from vision.camera import Camera
 from vision.cells import CityReading, Reading
 from vision.edge_fit import edge_tensor
@@ -219,10 +220,6 @@ def test_a_large_missed_may_stand_beside_a_large_where_canadian_style_lets_large
     assert added.confidence < PROFILE.max_uncertain_confidence
 
 
-DRAWN = {"red": (200, 40, 40), "yellow": (210, 190, 40), "green": (40, 170, 60), "blue": (40, 60, 200),
-         "black": (34, 34, 36)}
-
-
 def photo_of_the_set(camera: Camera, pieces: list[Reading], stacked_under: Reading,
                      lower_size: int) -> tuple[np.ndarray, np.ndarray]:
     """A 1100 x 620 photo of a plain table with ``pieces`` on it, a black piece of
@@ -246,8 +243,8 @@ def photo_of_the_set(camera: Camera, pieces: list[Reading], stacked_under: Readi
 def test_one_short_whose_missing_piece_rings_a_smaller_one_is_read_under_it():
     """A black large missing from a whole set, every black piece sure, stands in the photo
     under a red medium read alone, its ring round the medium: of the pieces it may stand
-    under, that is the one round which both the ring's colour and its base's edges show, so
-    the medium is read as the upper of a stack on a black large, both flagged. Without the
+    under, that is the one round which both its ring and its base's edges show most, so the
+    medium is read as the upper of a stack on a black large, both flagged. Without the
     photo's log ratio nothing is added; with a large beside the cell, the rules forbid a large
     there, and none is put under the medium."""
     camera = camera_over_the_block(60.0, size=(1100, 620))
