@@ -189,8 +189,9 @@ def base_strengths(edges: EdgeTensor, camera: Camera, cells: np.ndarray, poses: 
         seen &= ~_inside_convex(points, shape)
     nx, ny = (np.broadcast_to(normal[:, :, None, k], seen.shape).astype(np.float32) for k in (0, 1))
     strength = edges.across(points[..., 0].astype(np.float32), points[..., 1].astype(np.float32), nx, ny)
-    counted = seen.sum(axis=2) >= _BASE_SAMPLES / 2
-    means = np.where(counted, (strength * seen).sum(axis=2) / np.maximum(seen.sum(axis=2), 1), np.inf)
+    shown = seen.sum(axis=2)  # (N, 4) points of each side seen
+    counted = shown >= _BASE_SAMPLES / 2
+    means = np.where(counted, (strength * seen).sum(axis=2) / np.maximum(shown, 1), np.inf)
     return np.where(counted.sum(axis=1) >= 2, means.min(axis=1), 0.0)
 
 
