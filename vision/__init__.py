@@ -95,9 +95,11 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=None, variant:
     rules in play, or None where they are not known, and the supply of the ``variant``'s set,
     "standard" or "small-city", or None where it is not known) or is off a clear grid, it is
     read again at each of ``profile.second_reading_scales`` times that side in turn, until a
-    reading costs nothing and leaves no empty cell where a piece may stand unseen
-    (:attr:`Detection.doubtful_empty`: another size may find it), and the reading that costs
-    least is kept (of equals, the one whose pieces are surest on the whole, then the first).
+    reading costs nothing, leaves no empty cell where a piece may stand unseen
+    (:attr:`Detection.doubtful_empty`: another size may find it) and changed no piece to fit
+    a whole set (:attr:`Detection.guessed`: another size may read it plainly), and the
+    reading that costs least is kept (of equals, the one whose pieces are surest on the
+    whole, then the first).
     A reading costs the rules it breaks, and ``profile.second_reading_missed_cost`` for each
     piece fewer than another reading found: a reading that lost part of the city has less
     left to break them with; and ``profile.off_grid_cost`` where its pieces do not sit on a
@@ -111,17 +113,18 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=None, variant:
     instead of ``profile.hfov_deg`` (a photo taken at 2x zoom sees the table at half the
     angle that profile assumes).
 
-    Where the reading at ``profile.working_side`` was not kept alone (it broke the rules, sat
-    off a clear grid, left a cell in doubt or found no city, so other sizes were read), and on a
-    plain table, where the lamp that best explains the darkness beside the kept reading's pieces
-    is low (:func:`vision.cast_shadows.cast_shadows`), the photo is read again so, without the
+    Where the reading at ``profile.working_side`` did not settle the photo (it broke the
+    rules, sat off a clear grid, left a cell in doubt or found no city, so other sizes were
+    read; or it guessed pieces and another size's reading was kept), and on a plain table,
+    where the lamp that best explains the darkness beside the kept reading's pieces is low
+    (:func:`vision.cast_shadows.cast_shadows`), the photo is read again so, without the
     shadows that lamp casts, up to ``profile.cast_shadow_rounds`` times (each reading places
-    them better; a reading of the same pieces as the one before is not made again), and the last
-    reading is kept unless it reads under ``profile.cast_shadow_least_kept`` of the cells read
-    before it (the faces of pieces the reading missed, black ones on a dark table, say, went
-    with the shadows). On a printed cloth the print's dark colours would pass for shadow. A
-    reading the working side settled is seldom mended so (``calibration/README.md``), and
-    reading it again would double its time.
+    them better; a reading of the same pieces as the one before is not made again), and the
+    last reading is kept unless it reads under ``profile.cast_shadow_least_kept`` of the
+    cells read before it (the faces of pieces the reading missed, black ones on a dark
+    table, say, went with the shadows). On a printed cloth the print's dark colours would
+    pass for shadow. A reading the working side settled is seldom mended so
+    (``calibration/README.md``), and reading it again would double its time.
 
     Each reading is made knowing what the ``rules`` in play allow (see :func:`analyze`).
 
@@ -135,8 +138,7 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=None, variant:
         logger.info("the photo records a field of view of %.1f degrees", recorded)
         profile = dataclasses.replace(profile, hfov_deg=recorded)
     sizes: dict = {}  # each side read: its image and table view, for every round
-    rgb, detection, view = _read_at_sizes(data, profile, rules, variant, sizes)
-    settled = len(sizes) == 1  # the working side's reading was kept without another size tried
+    rgb, detection, view, settled = _read_at_sizes(data, profile, rules, variant, sizes)
     for _ in range(0 if settled else profile.cast_shadow_rounds):
         log_ratio, _, _, plain, _ = view
         shadows = cast_shadows(detection, log_ratio, profile) if plain else None
@@ -151,21 +153,22 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=None, variant:
             logger.info("the pieces left out with the shadows: the reading with them is kept")
             break
         unchanged = again[1].city.pieces == detection.city.pieces
-        rgb, detection, view = again
+        rgb, detection, view, _ = again
         if unchanged:
             break  # the same pieces cast the same shadows
     return rgb, dataclasses.replace(detection, seconds=time.perf_counter() - start)
 
 
 def _read_at_sizes(data: bytes, profile: Profile, rules, variant: str | None, sizes: dict,
-                   cast: np.ndarray | None = None) -> tuple[np.ndarray, Detection, tuple]:
+                   cast: np.ndarray | None = None) -> tuple[np.ndarray, Detection, tuple, bool]:
     """The image, :class:`Detection` and table view (see :func:`_table_view`) of the reading
     of ``data`` kept among those at the sizes :func:`read_photo` tries, the shadows ``cast``
-    (bool (H, W), in any image size) left out of each where given; ``rules`` and ``variant``
-    as for :func:`read_photo`. ``sizes`` holds, for each long side asked for before, the
-    image decoded at it and its table view (None until it is read), and takes those of the
-    sides asked for now: a photo is decoded and its table seen once at each size, however
-    many times it is read."""
+    (bool (H, W), in any image size) left out of each where given, and whether it is the
+    reading at the working side and settled the photo but for pieces it guessed (it cost
+    nothing and left no cell in doubt); ``rules`` and ``variant`` as for :func:`read_photo`.
+    ``sizes`` holds, for each long side asked for before, the image decoded at it and its
+    table view (None until it is read), and takes those of the sides asked for now: a photo
+    is decoded and its table seen once at each size, however many times it is read."""
     readings, not_found = [], None  # (image, detection, rules broken, view)
 
     def cost(reading) -> float:
@@ -188,15 +191,17 @@ def _read_at_sizes(data: bytes, profile: Profile, rules, variant: str | None, si
         sizes[side] = rgb, view
         readings.append((rgb, detection, broken_rules(detection, rules, variant), view))
         cheapest = min(readings, key=cost)
-        if cost(cheapest) == 0 and not cheapest[1].doubtful_empty:
+        if cost(cheapest) == 0 and not cheapest[1].doubtful_empty and not cheapest[1].guessed:
             break
         logger.info("the reading at %d pixels breaks %d rule(s) with %d pieces", max(rgb.shape[:2]),
                     readings[-1][2], len(detection.pieces))
     if not readings:
         raise not_found
-    rgb, detection, _, view = min(readings, key=lambda reading: (cost(reading), -_mean_confidence(reading[1])))
+    kept = min(readings, key=lambda reading: (cost(reading), -_mean_confidence(reading[1])))
+    rgb, detection, _, view = kept
+    settled = rgb is sizes[round(profile.working_side)][0] and cost(kept) == 0 and not detection.doubtful_empty
     return rgb, mark_disputed(detection, [other[1] for other in readings if other[1] is not detection],
-                              profile.max_uncertain_confidence), view
+                              profile.max_uncertain_confidence), view, settled
 
 
 def _mean_confidence(detection: Detection) -> float:

@@ -69,7 +69,9 @@ class CityReading:
     edges at the sizes read (:func:`edge_fit.edge_scale`). ``doubtful_empty``: cells (col,
     row) read empty where a piece may stand unseen (:func:`verify.doubt_empty_cells`), for
     the player to check. ``warnings``: what the reading did that the player should know, in
-    plain words (:func:`vision.whole_set.as_whole_set`), passed on to the detection."""
+    plain words (:func:`vision.whole_set.as_whole_set`), passed on to the detection.
+    ``guessed``: how many pieces were read anew or added to fit a whole set, which the photo
+    did not show plainly (passed on to the detection)."""
 
     grid: GridFit
     camera: Camera
@@ -80,6 +82,7 @@ class CityReading:
     edge_scale: float | None = None
     doubtful_empty: tuple[tuple[int, int], ...] = ()
     warnings: tuple[str, ...] = ()
+    guessed: int = 0
 
 
 def cells_beside(cells, taken) -> list[tuple[int, int]]:

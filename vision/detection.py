@@ -45,7 +45,8 @@ class Detection:
     ``on_grid``: whether the pieces sit on a clear grid (their anchors' median distance from
     their cells' centres is at most ``_CLEAR_GRID_RESIDUAL`` of a pitch). ``doubtful_empty``:
     cells (row, col) of the normalised city read empty where a piece may stand unseen, for
-    the player to check."""
+    the player to check. ``guessed``: how many pieces were read anew or added to fit a whole
+    set (:func:`vision.whole_set.as_whole_set`), which the photo did not show plainly."""
 
     pieces: list[DetectedPiece]
     homography: np.ndarray
@@ -56,6 +57,7 @@ class Detection:
     seconds: float = 0.0
     on_grid: bool = True
     doubtful_empty: list[tuple[int, int]] = field(default_factory=list)
+    guessed: int = 0
 
     @property
     def city(self) -> City:
@@ -118,7 +120,7 @@ def build_detection(reading, image_size, profile, seconds: float) -> Detection:
     if not on_grid:
         warnings.append("the pieces do not sit on a clear grid; check the cells")
     return Detection(pieces, H / H[2, 2], image_size, tilt, reading.grid_pitch_mm, warnings, seconds, on_grid,
-                     doubtful)
+                     doubtful, reading.guessed)
 
 
 def with_confidences(detection: Detection, confidences, below: float) -> Detection:

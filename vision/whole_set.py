@@ -12,18 +12,19 @@ misread:
   is asked to check (``doubtful_empty``);
 - exactly a set's count, one kind one over and one kind of the same size one short: the
   least sure piece of the kind over is of the colour short;
-- one piece short of a set, one kind one short and none over: the piece missed is most
-  often the upper of a stack of one colour, which shows no second colour to the stack test.
-  It is put on the least sure piece of its colour that is larger than it, where the rules
-  allow a piece of its size (no neighbour of that size). Where there is no such piece, it
-  may stand unseen on an empty cell beside the city (a black piece on a dark table or a
-  print): of the empty cells where the rules allow it, the one where its outline lies along
-  the strongest edges of the photo, if that is also the one where what is inside the
+- one or two pieces short of a set, the kinds short by as many and none over: a piece missed
+  is most often the upper of a stack of one colour, which shows no second colour to the
+  stack test. It is put on the least sure piece of its colour that is larger than it, where
+  the rules allow a piece of its size (no neighbour of that size). Where there is no such
+  piece, it may stand unseen on an empty cell beside the city (a black piece on a dark table
+  or a print): of the empty cells where the rules allow it, the one where its outline lies
+  along the strongest edges of the photo, if that is also the one where what is inside the
   outline differs most from the ring round it, is given it. Else it may be the lower of a
-  stack read as its upper alone (its ring too faint to tell by itself, as a black piece's
-  on a dark table): of the smaller pieces read alone where the rules allow it, the one round
-  which its ring shows most, if that is also the one round which its base's edges show
-  most, is read as resting on it.
+  stack read as its upper alone (its ring too faint to tell by itself, as a black piece's on
+  a dark table): of the smaller pieces read alone where the rules allow it, the one round
+  which its ring shows most, if that is also the one round which its base's edges show most,
+  is read as resting on it. Two pieces missing are read only where both are found, each
+  looked for first in turn.
 
 Where the variant in play is told, the reading is read as that variant's set alone. Where it
 is not, a Small City's set is told by its count and these kinds alone: part of a standard
@@ -61,6 +62,7 @@ log = logging.getLogger(__name__)
 _BASE_MOVES = np.array([(0.0, col, row, turn) for col in (-0.05, 0.0, 0.05) for row in (-0.05, 0.0, 0.05)
                         for turn in (-10.0, -5.0, 0.0, 5.0, 10.0)])
 # (pieces of each kind, in all) of each variant's set
+_MOST_MISSED = 2  # pieces missing from a whole set that are looked for
 SETS = {variant: (per_kind, per_kind * len(COLOR_ORDER) * len(SIZES)) for variant, per_kind in TRIOS_PER_COLOR.items()}
 
 
@@ -69,8 +71,9 @@ def as_whole_set(reading: CityReading, profile: Profile, edges: EdgeTensor | Non
                  variant: str | None = None, log_ratio: np.ndarray | None = None) -> CityReading:
     """``reading`` (a :class:`vision.cells.CityReading`) with its flagged pieces read to fit a
     whole set (of the ``variant`` in play, a key of ``SETS``, or of either where it is None)
-    where it holds one piece short of the set's count or more (see the module's docstring),
-    and a warning that says how many were changed; else
+    where it holds two pieces short of the set's count or more (see the module's docstring),
+    and a warning that says how many were changed, its ``guessed`` counting those read anew
+    or added; else
     ``reading`` itself. A piece missed on an empty cell is looked for only where the
     photo's ``edges`` and ``image`` (float32 (H, W) or (H, W, C), what a piece differs from
     the table by: the log ratio on a plain table, the strength on a print) are given, and
@@ -82,25 +85,31 @@ def as_whole_set(reading: CityReading, profile: Profile, edges: EdgeTensor | Non
     sets = sorted(SETS.values(), reverse=True) if variant is None else [SETS[variant]]
     pieces, doubtful = _without_surplus(list(reading.pieces), below, *sets[0])
     left_out, kept = len(reading.pieces) - len(pieces), {id(p) for p in pieces}
+
+    def found(pieces: list[Reading], missing: tuple[int, int]) -> list[Reading]:
+        """``pieces`` with a piece of the kind ``missing`` read where the photo shows it."""
+        completed = _stack_completed(pieces, below, reading, missing) if stacks else pieces
+        if completed is pieces and edges is not None and image is not None:
+            completed = _unseen_added(pieces, below, reading, missing, edges, image, larges_touch)
+        if completed is pieces and stacks and edges is not None and log_ratio is not None:
+            completed = _lower_added(pieces, below, reading, missing, edges, log_ratio, profile.lower_base_contrast)
+        return completed
+
     for per_kind, count in sets:
         if len(pieces) == count:
             pieces = _kinds_swapped(pieces, below, per_kind)
-        elif len(pieces) == count - 1 and (missing := _one_kind_short(pieces, per_kind)) is not None:
-            completed = _stack_completed(pieces, below, reading, missing) if stacks else pieces
-            if completed is pieces and edges is not None and image is not None:
-                completed = _unseen_added(pieces, below, reading, missing, edges, image, larges_touch)
-            if completed is pieces and stacks and edges is not None and log_ratio is not None:
-                completed = _lower_added(pieces, below, reading, missing, edges, log_ratio,
-                                         profile.lower_base_contrast)
-            pieces = completed
-    changed = left_out + sum(id(p) not in kept for p in pieces)  # left out, read anew or added
+        elif missing := _missing_kinds(pieces, per_kind, count):
+            pieces = _all_found(pieces, missing, found)
+    guessed = sum(id(p) not in kept for p in pieces)  # read anew or added
+    changed = left_out + guessed
     if not changed:
         return reading
     whole = next(count for _, count in sets if len(pieces) >= count)  # the set fitted
     warning = (f"read as a whole set of {whole} pieces (a finished game places them all): {changed} marked "
                f"piece{'s' if changed > 1 else ''} changed to fit it; check {'them' if changed > 1 else 'it'}")
     return dataclasses.replace(reading, pieces=pieces, warnings=(*reading.warnings, warning),
-                               doubtful_empty=tuple(sorted({*reading.doubtful_empty, *doubtful})))
+                               doubtful_empty=tuple(sorted({*reading.doubtful_empty, *doubtful})),
+                               guessed=reading.guessed + guessed)
 
 
 def _kinds(pieces: list[Reading]) -> Counter:
@@ -154,19 +163,36 @@ def _kinds_swapped(pieces: list[Reading], below: float, per_kind: int) -> list[R
     return [dataclasses.replace(p, color_index=short[0][0]) if p is misread else p for p in pieces]
 
 
-def _one_kind_short(pieces: list[Reading], per_kind: int) -> tuple[int, int] | None:
-    """The kind (colour index, size) of which ``pieces`` hold one fewer than ``per_kind``,
-    where it is the only kind short and none is over; else None."""
+def _missing_kinds(pieces: list[Reading], per_kind: int, count: int) -> list[tuple[int, int]]:
+    """The kinds (colour index, size) of the pieces missing from a whole set of ``count``
+    (``per_kind`` of each kind), one for each piece, where ``pieces`` hold one to
+    ``_MOST_MISSED`` fewer and no kind over the supply; else none."""
     kinds = _kinds(pieces)
-    short = _short(kinds, per_kind)
-    if len(short) != 1 or any(count > per_kind for count in kinds.values()):
-        return None
-    return short[0]
+    if not 1 <= count - len(pieces) <= _MOST_MISSED or any(n > per_kind for n in kinds.values()):
+        return []
+    return [kind for kind in _short(kinds, per_kind) for _ in range(per_kind - kinds[kind])]
+
+
+def _all_found(pieces: list[Reading], missing: list[tuple[int, int]], found) -> list[Reading]:
+    """``pieces`` with a piece of each kind ``missing`` read where the photo shows it
+    (``found(pieces, kind)``, which returns ``pieces`` itself where it shows none), each
+    looked for first in turn (a piece read may rule out a place for the next); ``pieces``
+    itself where any stays unfound."""
+    for start in range(len(missing)):
+        completed = pieces
+        for kind in missing[start:] + missing[:start]:
+            more = found(completed, kind)
+            if more is completed:
+                break
+            completed = more
+        else:
+            return completed
+    return pieces
 
 
 def _stack_completed(pieces: list[Reading], below: float, reading: CityReading,
                      missing: tuple[int, int]) -> list[Reading]:
-    """``pieces`` (one short of a whole set, the kind ``missing`` (colour index, size)) with
+    """``pieces`` (short of a whole set, the kind ``missing`` (colour index, size)) with
     the piece missing put on top of the least sure flagged piece of its colour that is
     alone in its cell and larger than it, where no neighbour holds a piece of its size;
     ``reading`` gives the camera and the pitch its outline is modelled at."""
@@ -188,7 +214,7 @@ def _stack_completed(pieces: list[Reading], below: float, reading: CityReading,
 
 def _unseen_added(pieces: list[Reading], below: float, reading: CityReading, missing: tuple[int, int],
                   edges: EdgeTensor, image: np.ndarray, larges_touch: bool) -> list[Reading]:
-    """``pieces`` (one short of a whole set, the kind ``missing`` (colour index, size), and
+    """``pieces`` (short of a whole set, the kind ``missing`` (colour index, size), and
     no larger piece of its colour to put it on) with the piece missing put on the empty
     cell beside them, where no neighbour holds a piece of its size (unless it is large and
     ``larges_touch``), on which its outline lies along the strongest ``edges``
@@ -219,7 +245,7 @@ def _unseen_added(pieces: list[Reading], below: float, reading: CityReading, mis
 
 def _lower_added(pieces: list[Reading], below: float, reading: CityReading, missing: tuple[int, int],
                  edges: EdgeTensor, log_ratio: np.ndarray, contrast: float) -> list[Reading]:
-    """``pieces`` (one short of a whole set, the kind ``missing`` (colour index, size), with
+    """``pieces`` (short of a whole set, the kind ``missing`` (colour index, size), with
     no flagged larger piece of its colour to hold it nor an empty cell that shows it) with the
     piece missing put under a smaller piece read alone: the lower of a stack read as its
     upper alone, its ring too faint to be told by itself (:func:`faces.add_ring_stacks`: a

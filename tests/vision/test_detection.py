@@ -25,7 +25,7 @@ def reading_along(angle_deg, cells, tilt_deg=0.0, pitch_mm=32.0):
         pieces.append(Reading(col, row, 0, 1, 0, 0.9, (x / w, y / w), np.zeros((4, 2))))
     grid = SimpleNamespace(H=H, residual=np.zeros(len(cells)))
     return SimpleNamespace(grid=grid, pieces=pieces, camera=SimpleNamespace(tilt_deg=tilt_deg), grid_pitch_mm=32.0,
-                           pitch_mm=pitch_mm, doubtful_empty=(), warnings=())
+                           pitch_mm=pitch_mm, doubtful_empty=(), warnings=(), guessed=0)
 
 
 @pytest.mark.parametrize("angle", [-130, -50, 40, 50, 95, 170])

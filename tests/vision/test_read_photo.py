@@ -186,6 +186,24 @@ def test_a_reading_leaving_a_cell_where_a_piece_may_stand_is_made_again_and_lose
     assert asked == [1000, 806] and rgb.shape[1] == 806 and len(detection.pieces) == 4
 
 
+def test_a_reading_completed_by_guesses_is_made_again_and_loses_to_one_as_cheap_and_surer(monkeypatch):
+    """A reading that added pieces to fit a whole set (``guessed``, flagged) keeps the rules
+    but guessed them: it is made again at the other sizes, and the first that reads the same
+    count surer is kept."""
+    asked = []
+
+    def analyze(rgb, profile, cast=None):
+        asked.append(rgb.shape[1])
+        detection = _detection(LEGAL)
+        if rgb.shape[1] != 1000:
+            return detection
+        guessed = [dataclasses.replace(p, confidence=0.2) if p.row == 1 else p for p in detection.pieces]
+        return dataclasses.replace(detection, pieces=guessed, guessed=2)
+    monkeypatch.setattr(vision, "_analyze", _viewed(analyze))
+    rgb, detection = vision.read_photo(_photo(), PROFILE)
+    assert asked == [1000, 806, 1310] and rgb.shape[1] == 806 and not detection.guessed
+
+
 def test_a_reading_off_a_clear_grid_is_made_again_and_loses_to_one_on_it(monkeypatch):
     """A reading whose pieces do not sit on a clear grid has mostly collapsed (a lattice
     fitted off the city's): though it breaks no more rules, another size's reading on a
@@ -234,17 +252,22 @@ def test_a_low_lamps_shadows_are_left_out_of_a_plain_tables_candidates(monkeypat
     assert fitted == ([f"without {cast}" for cast in [None, *rounds][:2]] if plain else [])
 
 
-def test_a_reading_the_working_size_settled_is_not_read_again_for_shadows(monkeypatch):
-    """It keeps the rules and leaves no cell in doubt: a low lamp is not looked for."""
+@pytest.mark.parametrize("guessed", [0, 2])
+def test_a_reading_the_working_size_settled_is_not_read_again_for_shadows(monkeypatch, guessed):
+    """It keeps the rules and leaves no cell in doubt: a low lamp is not looked for. So too
+    where it guessed pieces to fit a whole set and the other sizes, read for them, read the
+    city worse."""
     asked = []
 
     def analyze(rgb, profile, cast=None):
         asked.append(cast)
-        return _detection(LEGAL)
+        if rgb.shape[1] == 1000:
+            return dataclasses.replace(_detection(LEGAL), guessed=guessed)
+        return _detection(TWO_MEDIUMS_SIDE_BY_SIDE)
     monkeypatch.setattr(vision, "_analyze", _viewed(analyze, plain=True))
     monkeypatch.setattr(vision, "cast_shadows", lambda detection, log_ratio, profile: pytest.fail("lamp fitted"))
-    vision.read_photo(_photo(), PROFILE)
-    assert asked == [None]
+    rgb, _ = vision.read_photo(_photo(), PROFILE)
+    assert asked == [None] * (3 if guessed else 1) and rgb.shape[1] == 1000
 
 
 def test_a_reading_the_shadows_left_out_did_not_change_is_not_made_again(monkeypatch):

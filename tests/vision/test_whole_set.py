@@ -150,6 +150,33 @@ def test_one_short_of_a_whole_set_is_read_as_a_stack_on_the_least_sure_larger_pi
     assert as_whole_set(unread, PROFILE) is unread
 
 
+def test_two_short_of_a_whole_set_are_read_only_where_both_are_found_and_count_as_guessed():
+    """A red small and a blue medium missing go on the flagged red medium and blue large; with
+    the blue large sure, the blue medium has nowhere to go and neither is read. Two red
+    smalls missing and one flagged red piece larger: the second has nowhere to go."""
+    pieces = whole_set()
+    del pieces[first(pieces, RED, 1)]
+    del pieces[first(pieces, BLUE, 2)]
+    red, blue = first(pieces, RED, 2), first(pieces, BLUE, 3)
+    for k in (red, blue):
+        pieces[k] = dataclasses.replace(pieces[k], confidence=FLAGGED)
+    read = as_whole_set(reading_of(pieces), PROFILE)
+    uppers = {(p.col, p.row, p.color_index, p.size) for p in read.pieces if p.level == 1}
+    assert uppers == {(pieces[red].col, pieces[red].row, RED, 1), (pieces[blue].col, pieces[blue].row, BLUE, 2)}
+    assert set(kinds(read).values()) == {3} and read.guessed == 2
+
+    pieces[blue] = dataclasses.replace(pieces[blue], confidence=SURE)
+    unread = reading_of(pieces)
+    assert as_whole_set(unread, PROFILE) is unread
+
+    pieces = whole_set()
+    for _ in range(2):
+        del pieces[first(pieces, RED, 1)]
+    pieces[first(pieces, RED, 3)] = dataclasses.replace(pieces[first(pieces, RED, 3)], confidence=FLAGGED)
+    unread = reading_of(pieces)
+    assert as_whole_set(unread, PROFILE) is unread
+
+
 def camera_over_the_block(pitch_px: float = 30.0, distance: float = 20.0, size=(640, 400)) -> Camera:
     """A pinhole camera ``distance`` grid units straight above the middle (8, 4) of the
     whole set's 17 x 9 block, a grid unit ``pitch_px`` pixels wide in a photo of ``size``
