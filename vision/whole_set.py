@@ -61,38 +61,37 @@ log = logging.getLogger(__name__)
 # twentieth of a cell each way and turned by up to 10 degrees (side, shift in col and row, turn)
 _BASE_MOVES = np.array([(0.0, col, row, turn) for col in (-0.05, 0.0, 0.05) for row in (-0.05, 0.0, 0.05)
                         for turn in (-10.0, -5.0, 0.0, 5.0, 10.0)])
-# (pieces of each kind, in all) of each variant's set
 _MOST_MISSED = 2  # pieces missing from a whole set that are looked for
+# (pieces of each kind, in all) of each variant's set
 SETS = {variant: (per_kind, per_kind * len(COLOR_ORDER) * len(SIZES)) for variant, per_kind in TRIOS_PER_COLOR.items()}
 
 
 def as_whole_set(reading: CityReading, profile: Profile, edges: EdgeTensor | None = None,
                  image: np.ndarray | None = None, stacks: bool = True, larges_touch: bool = False,
                  variant: str | None = None, log_ratio: np.ndarray | None = None) -> CityReading:
-    """``reading`` (a :class:`vision.cells.CityReading`) with its flagged pieces read to fit a
-    whole set (of the ``variant`` in play, a key of ``SETS``, or of either where it is None)
-    where it holds two pieces short of the set's count or more (see the module's docstring),
-    and a warning that says how many were changed, its ``guessed`` counting those read anew
-    or added; else
-    ``reading`` itself. A piece missed on an empty cell is looked for only where the
-    photo's ``edges`` and ``image`` (float32 (H, W) or (H, W, C), what a piece differs from
-    the table by: the log ratio on a plain table, the strength on a print) are given, and
-    one missed under another only where its ``edges`` and ``log_ratio`` (float32 (H, W, 3))
-    are. A piece missed is put on top of another, or under it, only where the game allows
-    ``stacks``, and a large one beside a large one only where it lets ``larges_touch``
-    (Canadian Style)."""
+    """``reading`` (a :class:`vision.cells.CityReading`) with its flagged pieces read to fit
+    a whole set (of the ``variant`` in play, a key of ``SETS``, or of either where it is
+    None) where it holds two pieces short of the set's count or more (see the module's
+    docstring), and a warning that says how many were changed, its ``guessed`` counting
+    those read anew or added; else ``reading`` itself. A piece missed on an empty cell is
+    looked for only where the photo's ``edges`` and ``image`` (float32 (H, W) or (H, W, C),
+    what a piece differs from the table by: the log ratio on a plain table, the strength on
+    a print) are given, and one missed under another only where its ``edges`` and
+    ``log_ratio`` (float32 (H, W, 3)) are. A piece missed is put on top of another, or under
+    it, only where the game allows ``stacks``, and a large one beside a large one only where
+    it lets ``larges_touch`` (Canadian Style)."""
     below = profile.max_uncertain_confidence
     sets = sorted(SETS.values(), reverse=True) if variant is None else [SETS[variant]]
     pieces, doubtful = _without_surplus(list(reading.pieces), below, *sets[0])
     left_out, kept = len(reading.pieces) - len(pieces), {id(p) for p in pieces}
 
-    def found(pieces: list[Reading], missing: tuple[int, int]) -> list[Reading]:
-        """``pieces`` with a piece of the kind ``missing`` read where the photo shows it."""
-        completed = _stack_completed(pieces, below, reading, missing) if stacks else pieces
-        if completed is pieces and edges is not None and image is not None:
-            completed = _unseen_added(pieces, below, reading, missing, edges, image, larges_touch)
-        if completed is pieces and stacks and edges is not None and log_ratio is not None:
-            completed = _lower_added(pieces, below, reading, missing, edges, log_ratio, profile.lower_base_contrast)
+    def found(held: list[Reading], missing: tuple[int, int]) -> list[Reading]:
+        """``held`` with a piece of the kind ``missing`` read where the photo shows it."""
+        completed = _stack_completed(held, below, reading, missing) if stacks else held
+        if completed is held and edges is not None and image is not None:
+            completed = _unseen_added(held, below, reading, missing, edges, image, larges_touch)
+        if completed is held and stacks and edges is not None and log_ratio is not None:
+            completed = _lower_added(held, below, reading, missing, edges, log_ratio, profile.lower_base_contrast)
         return completed
 
     for per_kind, count in sets:
