@@ -176,6 +176,9 @@ def _read_at_sizes(data: bytes, profile: Profile, rules, variant: str | None, si
         return (reading[2] + profile.second_reading_missed_cost * (most - len(reading[1].pieces))
                 + profile.off_grid_cost * (not reading[1].on_grid))
 
+    def settles(reading) -> bool:  # but for the pieces it guessed
+        return cost(reading) == 0 and not reading[1].doubtful_empty
+
     for scale in (1.0, *profile.second_reading_scales):
         side = round(scale * profile.working_side)
         if side not in sizes:
@@ -191,7 +194,7 @@ def _read_at_sizes(data: bytes, profile: Profile, rules, variant: str | None, si
         sizes[side] = rgb, view
         readings.append((rgb, detection, broken_rules(detection, rules, variant), view))
         cheapest = min(readings, key=cost)
-        if cost(cheapest) == 0 and not cheapest[1].doubtful_empty and not cheapest[1].guessed:
+        if settles(cheapest) and not cheapest[1].guessed:
             break
         logger.info("the reading at %d pixels breaks %d rule(s) with %d pieces", max(rgb.shape[:2]),
                     readings[-1][2], len(detection.pieces))
@@ -199,7 +202,7 @@ def _read_at_sizes(data: bytes, profile: Profile, rules, variant: str | None, si
         raise not_found
     kept = min(readings, key=lambda reading: (cost(reading), -_mean_confidence(reading[1])))
     rgb, detection, _, view = kept
-    settled = rgb is sizes[round(profile.working_side)][0] and cost(kept) == 0 and not detection.doubtful_empty
+    settled = rgb is sizes[round(profile.working_side)][0] and settles(kept)
     return rgb, mark_disputed(detection, [other[1] for other in readings if other[1] is not detection],
                               profile.max_uncertain_confidence), view, settled
 

@@ -187,7 +187,7 @@ def test_a_reading_leaving_a_cell_where_a_piece_may_stand_is_made_again_and_lose
 
 
 def test_a_reading_completed_by_guesses_is_made_again_and_loses_to_one_as_cheap_and_surer(monkeypatch):
-    """A reading that added pieces to fit a whole set (``guessed``, flagged) keeps the rules
+    """A reading that changed pieces to fit a whole set (``guessed``, flagged) keeps the rules
     but guessed them: it is made again at the other sizes, and the first that reads the same
     count surer is kept."""
     asked = []
