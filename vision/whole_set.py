@@ -12,7 +12,7 @@ misread:
   is asked to check (``doubtful_empty``);
 - exactly a set's count, one kind one over and one kind of the same size one short: the
   least sure piece of the kind over is of the colour short;
-- one or two pieces short of a set, the kinds short by as many and none over: a piece missed
+- one to three pieces short of a set, the kinds short by as many and none over: a piece missed
   is most often the upper of a stack of one colour, which shows no second colour to the
   stack test. It is put on the least sure piece of its colour that is larger than it, where
   the rules allow a piece of its size (no neighbour of that size). Where there is no such
@@ -23,8 +23,8 @@ misread:
   stack read as its upper alone (its ring too faint to tell by itself, as a black piece's on
   a dark table): of the smaller pieces read alone where the rules allow it, the one round
   which its ring shows most, if that is also the one round which its base's edges show most,
-  is read as resting on it. Two pieces missing are read only where both are found, each
-  looked for first in turn.
+  is read as resting on it. Pieces missing are read only where all are found, each looked
+  for first in turn.
 
 Where the variant in play is told, the reading is read as that variant's set alone. Where it
 is not, a Small City's set is told by its count and these kinds alone: part of a standard
@@ -61,7 +61,7 @@ log = logging.getLogger(__name__)
 # twentieth of a cell each way and turned by up to 10 degrees (side, shift in col and row, turn)
 _BASE_MOVES = np.array([(0.0, col, row, turn) for col in (-0.05, 0.0, 0.05) for row in (-0.05, 0.0, 0.05)
                         for turn in (-10.0, -5.0, 0.0, 5.0, 10.0)])
-_MOST_MISSED = 2  # pieces missing from a whole set that are looked for
+_MOST_MISSED = 3  # pieces missing from a whole set that are looked for
 # (pieces of each kind, in all) of each variant's set
 SETS = {variant: (per_kind, per_kind * len(COLOR_ORDER) * len(SIZES)) for variant, per_kind in TRIOS_PER_COLOR.items()}
 
@@ -71,7 +71,7 @@ def as_whole_set(reading: CityReading, profile: Profile, edges: EdgeTensor | Non
                  variant: str | None = None, log_ratio: np.ndarray | None = None) -> CityReading:
     """``reading`` (a :class:`vision.cells.CityReading`) with its flagged pieces read to fit
     a whole set (of the ``variant`` in play, a key of ``SETS``, or of either where it is
-    None) where it holds two pieces short of the set's count or more (see the module's
+    None) where it holds three pieces short of the set's count or more (see the module's
     docstring), and a warning that says how many were changed, its ``guessed`` counting
     those read anew or added; else ``reading`` itself. A piece missed on an empty cell is
     looked for only where the photo's ``edges`` and ``image`` (float32 (H, W) or (H, W, C),

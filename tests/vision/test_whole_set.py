@@ -177,6 +177,25 @@ def test_two_short_of_a_whole_set_are_read_only_where_both_are_found_and_count_a
     assert as_whole_set(unread, PROFILE) is unread
 
 
+def test_three_short_of_a_whole_set_are_read_where_all_three_are_found():
+    """A red small, a blue medium and a green small missing go on the flagged red medium,
+    blue large and green large; a fourth piece missing leaves the reading as it is."""
+    pieces = whole_set()
+    green = COLOR_ORDER.index("green")
+    for kind in ((RED, 1), (BLUE, 2), (green, 1)):
+        del pieces[first(pieces, *kind)]
+    for kind in ((RED, 2), (BLUE, 3), (green, 3)):
+        pieces[first(pieces, *kind)] = dataclasses.replace(pieces[first(pieces, *kind)], confidence=FLAGGED)
+    read = as_whole_set(reading_of(pieces), PROFILE)
+    assert set(kinds(read).values()) == {3} and read.guessed == 3
+    uppers = sorted((p.color_index, p.size) for p in read.pieces if p.level == 1)
+    assert uppers == sorted([(RED, 1), (BLUE, 2), (green, 1)])
+
+    del pieces[first(pieces, BLACK, 1)]
+    unread = reading_of(pieces)
+    assert as_whole_set(unread, PROFILE) is unread
+
+
 def camera_over_the_block(pitch_px: float = 30.0, distance: float = 20.0, size=(640, 400)) -> Camera:
     """A pinhole camera ``distance`` grid units straight above the middle (8, 4) of the
     whole set's 17 x 9 block, a grid unit ``pitch_px`` pixels wide in a photo of ``size``
