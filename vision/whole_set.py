@@ -175,11 +175,11 @@ def _missing_kinds(pieces: list[Reading], per_kind: int, count: int) -> list[tup
 def _all_found(pieces: list[Reading], missing: list[tuple[int, int]], found) -> list[Reading]:
     """``pieces`` with a piece of each kind ``missing`` read where the photo shows it
     (``found(pieces, kind)``, which returns ``pieces`` itself where it shows none), each
-    looked for first in turn (a piece read may rule out a place for the next); ``pieces``
-    itself where any stays unfound."""
-    for start in range(len(missing)):
+    looked for first in turn (a piece read may rule out a place for the next; two of one kind
+    missing are one order, tried once); ``pieces`` itself where any stays unfound."""
+    for order in dict.fromkeys(tuple(missing[start:] + missing[:start]) for start in range(len(missing))):
         completed = pieces
-        for kind in missing[start:] + missing[:start]:
+        for kind in order:
             more = found(completed, kind)
             if more is completed:
                 break
