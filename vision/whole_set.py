@@ -12,7 +12,7 @@ misread:
   is asked to check (``doubtful_empty``);
 - exactly a set's count, one kind one over and one kind of the same size one short: the
   least sure piece of the kind over is of the colour short;
-- one to three pieces short of a set, the kinds short by as many and none over: a piece missed
+- one to three pieces short of a set, the kinds short by as many, none over: a piece missed
   is most often the upper of a stack of one colour, which shows no second colour to the
   stack test. It is put on the least sure piece of its colour that is larger than it, where
   the rules allow a piece of its size (no neighbour of that size). Where there is no such
@@ -24,7 +24,9 @@ misread:
   a dark table): of the smaller pieces read alone where the rules allow it, the one round
   which its ring shows most, if that is also the one round which its base's edges show most,
   is read as resting on it. Pieces missing are read only where all are found, each looked
-  for first in turn.
+  for first in turn. Where one kind is one over the supply too (a colour misread as well as
+  pieces missed), its least sure piece is first read as each kind of its size short in turn,
+  and the pieces still missing looked for.
 
 Where the variant in play is told, the reading is read as that variant's set alone. Where it
 is not, a Small City's set is told by its count and these kinds alone: part of a standard
@@ -97,8 +99,8 @@ def as_whole_set(reading: CityReading, profile: Profile, edges: EdgeTensor | Non
     for per_kind, count in sets:
         if len(pieces) == count:
             pieces = _kinds_swapped(pieces, below, per_kind)
-        elif missing := _missing_kinds(pieces, per_kind, count):
-            pieces = _all_found(pieces, missing, found)
+        else:
+            pieces = _completed(pieces, below, per_kind, count, found)
     guessed = sum(id(p) not in kept for p in pieces)  # read anew or added
     changed = left_out + guessed
     if not changed:
@@ -147,19 +149,52 @@ def _short(kinds: Counter, per_kind: int) -> list[tuple[int, int]]:
 def _kinds_swapped(pieces: list[Reading], below: float, per_kind: int) -> list[Reading]:
     """``pieces`` (a whole set's count, ``per_kind`` of each kind) with the least sure piece
     of the one kind over the supply read as the one kind short, where the two are of one
-    size and it is flagged and less sure than the others of its kind."""
-    kinds = _kinds(pieces)
-    over = [kind for kind, count in kinds.items() if count > per_kind]
-    short = _short(kinds, per_kind)
-    if len(over) != 1 or len(short) != 1 or kinds[over[0]] != per_kind + 1 or over[0][1] != short[0][1]:
+    size (:func:`_misread_colours`)."""
+    swapped = _misread_colours(pieces, below, per_kind)
+    if len(swapped) != 1 or swapped[0] is pieces:
         return pieces
+    return _logged(swapped[0], pieces, "a whole set")
+
+
+def _completed(pieces: list[Reading], below: float, per_kind: int, count: int, found) -> list[Reading]:
+    """``pieces`` one to ``_MOST_MISSED`` short of a whole set of ``count`` (``per_kind`` of
+    each kind) with the pieces missing read where the photo shows them (:func:`_all_found`).
+    Where one kind is one over the supply, its least sure piece, flagged and less sure than
+    the others of its kind, is first read as each kind short of its size in turn, and the
+    pieces still missing looked for; the first way all are found is kept. Else ``pieces``."""
+    for start in _misread_colours(pieces, below, per_kind):
+        missing = _missing_kinds(start, per_kind, count)
+        completed = _all_found(start, missing, found) if missing else start
+        if completed is not start:
+            _logged(start, pieces, "short of a whole set")
+            return completed
+    return pieces
+
+
+def _misread_colours(pieces: list[Reading], below: float, per_kind: int) -> list[list[Reading]]:
+    """``pieces`` as read, where no kind is over the supply (``per_kind`` of each); where one
+    kind is one over, ``pieces`` with its least sure piece (flagged, and less sure than the
+    others of its kind) read as each kind of its size short of the supply; else none."""
+    kinds = _kinds(pieces)
+    over = [kind for kind, n in kinds.items() if n > per_kind]
+    if not over:
+        return [pieces]
+    if len(over) > 1 or kinds[over[0]] != per_kind + 1:
+        return []
     alike = sorted((p for p in pieces if (p.color_index, p.size) == over[0]), key=lambda p: p.confidence)
     misread = alike[0]
     if misread.confidence >= min(below, alike[1].confidence):
-        return pieces
-    log.info("a whole set: the %s piece on (%d, %d) read as %s", COLOR_ORDER[misread.color_index], misread.col,
-             misread.row, COLOR_ORDER[short[0][0]])
-    return [dataclasses.replace(p, color_index=short[0][0]) if p is misread else p for p in pieces]
+        return []
+    return [[dataclasses.replace(p, color_index=colour) if p is misread else p for p in pieces]
+            for colour, size in _short(kinds, per_kind) if size == misread.size]
+
+
+def _logged(swapped: list[Reading], pieces: list[Reading], why: str) -> list[Reading]:
+    """``swapped``, ``pieces`` with a piece's colour read otherwise, having logged which."""
+    for misread in (p for p, q in zip(swapped, pieces) if p is not q):
+        log.info("%s: the piece on (%d, %d) read as %s", why, misread.col, misread.row,
+                 COLOR_ORDER[misread.color_index])
+    return swapped
 
 
 def _missing_kinds(pieces: list[Reading], per_kind: int, count: int) -> list[tuple[int, int]]:

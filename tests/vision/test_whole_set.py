@@ -196,6 +196,31 @@ def test_three_short_of_a_whole_set_are_read_where_all_three_are_found():
     assert as_whole_set(unread, PROFILE) is unread
 
 
+def test_short_of_a_whole_set_with_a_kind_one_over_reads_its_least_sure_piece_as_a_colour_short():
+    """A blue small read black and a red small missing: four black smalls and two red and two
+    blue ones. The least sure black small read red first leaves a blue small that no flagged
+    blue piece can hold; read blue, it leaves a red small that goes on the flagged red
+    medium. With the red medium sure, or the black small as sure as another, the reading
+    stands."""
+    pieces = whole_set()
+    del pieces[first(pieces, RED, 1)]
+    misread, red = first(pieces, BLUE, 1), first(pieces, RED, 2)
+    pieces[misread] = dataclasses.replace(pieces[misread], color_index=BLACK, confidence=FLAGGED)
+    pieces[red] = dataclasses.replace(pieces[red], confidence=0.5)
+    read = as_whole_set(reading_of(pieces), PROFILE)
+    assert read.pieces[misread].color_index == BLUE and read.guessed == 2
+    upper = read.pieces[-1]
+    assert (upper.col, upper.row, upper.color_index, upper.size, upper.level) == (
+        pieces[red].col, pieces[red].row, RED, 1, 1)
+    assert set(kinds(read).values()) == {3}
+
+    other_black = next(k for k, p in enumerate(pieces) if (p.color_index, p.size) == (BLACK, 1) and k != misread)
+    for k, confidence in ((red, SURE), (other_black, FLAGGED)):
+        unread = reading_of([dataclasses.replace(p, confidence=confidence) if i == k else p
+                             for i, p in enumerate(pieces)])
+        assert as_whole_set(unread, PROFILE) is unread
+
+
 def camera_over_the_block(pitch_px: float = 30.0, distance: float = 20.0, size=(640, 400)) -> Camera:
     """A pinhole camera ``distance`` grid units straight above the middle (8, 4) of the
     whole set's 17 x 9 block, a grid unit ``pitch_px`` pixels wide in a photo of ``size``
