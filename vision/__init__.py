@@ -308,10 +308,11 @@ def _read(found: Candidates, image_size: tuple[int, int], edges: EdgeTensor):
 
 
 def _city_box(found: Candidates) -> tuple[int, int, int, int]:
-    """The window (x0, y0, x1, y1) round the candidates of ``found``, with two typical
-    pieces' sides to spare: a piece's outline may reach past what was seen of it, and a piece
-    missed at first, beside the city, is sized by its edges too."""
-    pixels = np.vstack([blob.pixels for blob in found.blobs])
+    """The window (x0, y0, x1, y1) round the candidates of ``found``, those apart from the
+    city too (a piece placed away from the others is kept only where its outline has edges),
+    with two typical pieces' sides to spare: a piece's outline may reach past what was seen
+    of it, and a piece missed at first, beside the city, is sized by its edges too."""
+    pixels = np.vstack([blob.pixels for blob in (*found.blobs, *found.strays)])
     margin = int(np.ceil(2 * found.side))
     x0, y0 = pixels.min(axis=0) - margin
     x1, y1 = pixels.max(axis=0) + margin + 1

@@ -197,3 +197,32 @@ def test_a_city_cut_off_by_the_photo_s_edge_is_warned_of():
     data = cv2.imencode(".png", cv2.cvtColor(cut, cv2.COLOR_RGB2BGR))[1].tobytes()
     warned = [w for w in vision.read_photo(data, PROFILE)[1].warnings if "photo's edge" in w]
     assert warned and "photograph the whole city" in warned[0]
+
+
+def test_a_piece_placed_far_apart_from_the_city_is_read_on_its_cell():
+    """Scene 2's red medium on (3, 3) copied five cells to its right, with the table round
+    it, well past the edges looked at round the city: the copy, a piece not connected to
+    the others, is read on its cell (it was lost where the edges round the city alone were
+    taken, its outline then lying on none)."""
+    import cv2
+
+    name = "scene_0002.jpg"
+    found = truth(name)
+    pieces = found["pieces"]
+    # the table (mm) at each cell (col, row), by the pieces' own places; the photo's pixels by the homography
+    to_mm = np.linalg.lstsq(np.array([[p["col"], p["row"], 1.0] for p in pieces]),
+                            np.array([p["base_center_mm"][:2] for p in pieces]), rcond=None)[0]
+    homography = np.array(found["camera"]["homography"])
+
+    def pixel(col, row):
+        x, y, w = homography @ np.append(np.array([col, row, 1.0]) @ to_mm, 1.0)
+        return np.array([x / w, y / w])
+
+    red = next(p for p in pieces if (p["row"], p["col"]) == (3, 3))
+    half = int(0.55 * np.linalg.norm(pixel(4, 3) - pixel(3, 3)))
+    (sx, sy), (dx, dy) = (np.round(pixel(col, 3)).astype(int) for col in (3, 8))
+    bgr = cv2.imread(str(SAMPLES / name))
+    bgr[dy - half:dy + half, dx - half:dx + half] = bgr[sy - half:sy + half, sx - half:sx + half]
+    data = cv2.imencode(".png", bgr)[1].tobytes()
+    copy = dict(red, col=8)
+    assert key(vision.read_photo(data, PROFILE)[1].to_json()["pieces"]) == key(found["city"]["pieces"] + [copy])
