@@ -251,6 +251,7 @@ class Profile:
     min_outline_cover: float
     unseen_threshold: float
     unseen_min_overlap: float
+    stray_min_overlap: float
     faint_contrast: float
     faint_noise_ratio: float
     faint_size_share: float

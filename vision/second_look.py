@@ -89,7 +89,8 @@ def add_unseen(reading: CityReading, differs: np.ndarray, strength: np.ndarray, 
         shapes, box = _cell_outlines(reading, (col, row), differs.shape)
         if box is None:
             continue
-        found = _piece_in_cell((col, row), shapes, box, differs, explained, log_ratio, colours, counts, profile)
+        found = _piece_in_cell((col, row), shapes, box, differs, explained, log_ratio, colours, counts,
+                               profile.unseen_min_overlap)
         if found is None and colours.plain:
             found = _faint_piece_in_cell((col, row), shapes, box, explained, log_ratio, colours, counts, profile)
         if found is None and not colours.plain:
@@ -242,16 +243,17 @@ def _cell_outlines(reading: CityReading, cell, image_shape):
 
 
 def _piece_in_cell(cell, shapes, box, differs, explained, log_ratio, colours, counts,
-                   profile: Profile) -> Reading | None:
+                   least_overlap: float) -> Reading | None:
     """The piece standing on ``cell`` (col, row), or None when the pixels that differ from
     the table there and are not explained by a piece already read do not take the shape
-    of a pyramid. ``shapes`` and ``box``: from :func:`_cell_outlines`."""
+    of a pyramid: fill the projected outline of no size by ``least_overlap`` (intersection
+    over union) or more. ``shapes`` and ``box``: from :func:`_cell_outlines`."""
     x0, y0, x1, y1 = box
     seen = differs[y0:y1, x0:x1] & (1 - explained[y0:y1, x0:x1])
     if seen.sum() == 0:
         return None
     overlap, size, shape, inside = _best_outline(seen > 0, shapes, box)
-    if overlap < profile.unseen_min_overlap:
+    if overlap < least_overlap:
         return None
     color = colours.color(np.median(log_ratio[y0:y1, x0:x1][inside], axis=0), counts >= MAX_PER_COLOR)
     return Reading(int(cell[0]), int(cell[1]), color, size, 0, float(overlap), _centre(shape), shape)
@@ -497,11 +499,13 @@ def add_strays(reading: CityReading, strays: list[Blob], log_ratio: np.ndarray, 
     """``reading`` with the pieces that stand apart from the city: of the ``strays``
     (candidates too far from the city to be linked to it: mostly things on the table), those
     on an empty cell of the grid whose pixels match the outline of one pyramid size there
-    (:func:`_piece_in_cell`, as on a second look). A piece not connected to the others
-    breaks a rule, and the player must see it flagged, not dropped; a coin or a die lies on
-    a grid cell only by chance, and rarely in a pyramid's outline. A stray's cell is the one
-    its base centre falls on: its centre less the lean a medium pyramid's silhouette has
-    there. ``log_ratio`` and ``colours`` as for :func:`add_unseen`."""
+    (:func:`_piece_in_cell`, as on a second look, by ``profile.stray_min_overlap``: a piece
+    seen with its shadow joined to it fills its outline by about a half, and each is kept
+    only where its outline has edges, :func:`vision.verify.drop_edgeless`). A piece not
+    connected to the others breaks a rule, and the player must see it flagged, not dropped;
+    a coin or a die lies on a grid cell only by chance, and rarely in a pyramid's outline. A
+    stray's cell is the one its base centre falls on: its centre less the lean a medium
+    pyramid's silhouette has there. ``log_ratio`` and ``colours`` as for :func:`add_unseen`."""
     pieces = list(reading.pieces)
     if not pieces or not strays:
         return reading
@@ -515,7 +519,8 @@ def add_strays(reading: CityReading, strays: list[Blob], log_ratio: np.ndarray, 
         shapes, box = _cell_outlines(reading, cell, seen.shape)
         if box is None:
             continue
-        found = _piece_in_cell(cell, shapes, box, seen, explained, log_ratio, colours, counts, profile)
+        found = _piece_in_cell(cell, shapes, box, seen, explained, log_ratio, colours, counts,
+                               profile.stray_min_overlap)
         if found is None:
             continue
         _take(found, pieces, counts, explained)

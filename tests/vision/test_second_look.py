@@ -400,3 +400,20 @@ def test_a_piece_placed_apart_from_the_city_is_read_on_its_cell_and_a_thing_off_
     assert added == {(4, 2): ("blue", 2)}
     without = check_reading(reading, strength, log_ratio, blobs_of(reading), True, BRIGHT, PROFILE)
     assert len(without.pieces) == 3
+
+
+def test_a_piece_placed_apart_from_the_city_is_read_with_its_shadow_joined_to_it():
+    """A piece apart from the city seen with its shadow beside it fills its outline by about
+    a half: enough (``stray_min_overlap``), where a thing on the table lies on a cell by
+    chance only and is kept only where its outline has edges; a second look beside the city
+    asks more (``unseen_min_overlap``)."""
+    reading = straight_down_reading([(0, 0, "red", 3), (1, 0, "yellow", 2), (1, 1, "green", 1)])
+    apart = outline(reading.camera, np.array([4.0, 2.0]), 2, PITCH_MM)
+    shadowed = cv2.convexHull(np.vstack([apart, apart + (0.5 * PITCH_PX, 0.0)]).astype(np.float32))[:, 0]
+    strength, log_ratio = scene(reading, hidden=[(4, 2, "blue", 2)])
+    piece, seen = (stray_blob(polygon, "blue").pixels for polygon in (apart, shadowed))
+    overlap = len(piece) / len(seen)  # the piece's pixels all lie in the stray's
+    assert PROFILE.stray_min_overlap < overlap < PROFILE.unseen_min_overlap
+    found = check_reading(reading, strength, log_ratio, blobs_of(reading), True, BRIGHT, PROFILE,
+                          [stray_blob(shadowed, "blue")])
+    assert [(p.col, p.row, COLOR_ORDER[p.color_index], p.size) for p in found.pieces[3:]] == [(4, 2, "blue", 2)]
