@@ -212,6 +212,7 @@ class Profile:
     size_tolerance: float
     outline_tolerance: float
     edge_size_weight: float
+    black_edge_weight: float
     edge_strength_spread: float
     edge_strength_cap: float
     sides_scale_gain: float

@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 
 from calibration import Profile
+from calibration.profile import BLACK
 
 from .camera import Camera, CameraPrior, camera_from_homography, intrinsics
 from .classify import (classify_colors, color_confidence, color_costs, likely_sizes, size_confidence, size_scores,
@@ -485,7 +486,7 @@ def _apply_priors(readings, camera: Camera, pitch_mm: float, profile: Profile,
             sides = fit_sides(edges, camera, cells, BASE_MM[2] / pitch_mm, colours)
             costs = size_costs(edges, camera, cells, _sides_own_scale(sides, sizes, least, profile), colours,
                                profile.edge_strength_spread, profile.edge_strength_cap)
-            mismatches = _with_edge_costs(mismatches, costs, profile)
+            mismatches = _with_edge_costs(mismatches, costs, colours, profile)
             sizes = settled(mismatches)
             sizes, scale = _within_pitches(sides, sizes, least)
     for k, size, mismatch in zip(idx, sizes, mismatches):
@@ -542,13 +543,17 @@ def least_sizes(pieces: list[Reading], idx: list[int]) -> np.ndarray:
     return np.array([uppers.get((pieces[k].col, pieces[k].row), 0) for k in idx])
 
 
-def _with_edge_costs(mismatches: np.ndarray, costs: np.ndarray, profile: Profile) -> np.ndarray:
+def _with_edge_costs(mismatches: np.ndarray, costs: np.ndarray, colours: np.ndarray, profile: Profile) -> np.ndarray:
     """The outline mismatches (N, 3) of the pieces on the table joined by their sizes' costs
     (N, 3) on the photo's edges (:func:`edge_fit.size_costs`): each size's cost grows by
     ``edge_size_weight`` times its edge cost, so that ``(mismatch / tolerance)^2 / 2``, as
     :func:`classify.likely_sizes` costs it, holds both. What is seen tells a size surely
-    where it is a piece's whole outline, the edges where a shadow or a lost face blurs it."""
-    return np.sqrt(mismatches ** 2 + 2 * profile.outline_tolerance ** 2 * profile.edge_size_weight * costs)
+    where it is a piece's whole outline, the edges where a shadow or a lost face blurs it.
+    A black piece's edge cost (by ``colours``, (N,) indices into COLOR_ORDER) counts
+    ``black_edge_weight`` times a tinted one's: glossy black mirrors the room, and on a dark
+    table its lit faces drop out of what is seen while its outline still shows."""
+    weight = profile.edge_size_weight * np.where(np.asarray(colours) == BLACK, profile.black_edge_weight, 1.0)
+    return np.sqrt(mismatches ** 2 + 2 * profile.outline_tolerance ** 2 * weight[:, None] * costs)
 
 
 def _within_supply(pieces: list[Reading], costs: list[np.ndarray], outlier_cost: float | None,

@@ -355,15 +355,16 @@ def test_a_stack_whose_lower_colour_shows_through_the_upper_piece_stands_only_wi
     assert read == ([("red", 3, 0), ("blue", 2, 1)] if stacked else [("red", 3, 0)])
 
 
-def _settled(mismatches, step=1, edges=None, profile=PROFILE):
+def _settled(mismatches, step=1, edges=None, profile=PROFILE, colours=None):
     """The pieces on the table, in a row on a 60-pixel grid ``step`` cells apart, after
     :func:`cells._apply_priors` (with the photo's ``edges``, if given), from their (3,) outline
     mismatches (minus the log of each size's overlap with what is seen), each read medium at
-    first, each colour 95% sure."""
+    first, each colour 95% sure; their colour indices ``colours``, or the five in turn."""
     from vision.cells import Reading, _apply_priors
 
-    readings = [(Reading(step * k, 0, k % 5, 2, 0, 0.95, (100.0 + 60 * step * k, 100.0), np.zeros((4, 2))),
-                 np.array(m), np.zeros(5)) for k, m in enumerate(mismatches)]
+    colours = colours or [k % 5 for k in range(len(mismatches))]
+    readings = [(Reading(step * k, 0, colour, 2, 0, 0.95, (100.0 + 60 * step * k, 100.0), np.zeros((4, 2))),
+                 np.array(m), np.zeros(5)) for k, (m, colour) in enumerate(zip(mismatches, colours))]
     return _apply_priors(readings, STRAIGHT_DOWN, 30.0, profile, set(), edges)[0]
 
 
@@ -381,6 +382,28 @@ def test_a_piece_that_looks_a_little_more_like_a_medium_is_read_large_where_its_
     assert [p.size for p in _settled(mismatches, step=2)] == [2, 1, 2, 3]
     edges = edge_tensor(photo, (0, 0, 560, 200))
     assert [p.size for p in _settled(mismatches, step=2, edges=edges)] == truth
+
+
+def test_a_black_piece_whose_lit_faces_matched_the_table_is_sized_by_its_edges():
+    """A black large on a dark table whose lit faces matched the table: what is seen of it
+    fits no size's outline well, a medium's a little best. Its outline on the photo's
+    edges is a large's, and with a black piece's edges weighed ``black_edge_weight`` times
+    a tinted one's it is read large; weighed alike, medium."""
+    import dataclasses
+
+    from vision.edge_fit import edge_tensor
+
+    truth = [3, 1, 2, 3]
+    colours = [COLOR_ORDER.index(c) for c in ("black", "red", "green", "blue")]
+    photo = np.full((200, 560, 3), 90, np.uint8)
+    paint = {"black": (40, 40, 40), "red": (200, 60, 50), "green": (70, 180, 60), "blue": (60, 90, 200)}
+    for k, size in enumerate(truth):  # at a 30 mm pitch
+        draw_pyramid(photo, STRAIGHT_DOWN, (2.0 * k, 0.0), BASE_MM[size] / 30.0, 0.0, paint[COLOR_ORDER[colours[k]]])
+    mismatches = [[0.9, 0.82, 1.18], [0.15, 1.0, 1.5], [1.0, 0.15, 1.0], [1.5, 1.0, 0.15]]
+    edges = edge_tensor(photo, (0, 0, 560, 200))
+    assert [p.size for p in _settled(mismatches, step=2, edges=edges, colours=colours)] == truth
+    alike = dataclasses.replace(PROFILE, black_edge_weight=1.0)
+    assert [p.size for p in _settled(mismatches, step=2, edges=edges, colours=colours, profile=alike)] == [2, 1, 2, 3]
 
 
 def test_pieces_that_all_look_a_size_larger_are_sized_at_their_outlines_own_scale():
