@@ -552,8 +552,15 @@ def _with_edge_costs(mismatches: np.ndarray, costs: np.ndarray, colours: np.ndar
     A black piece's edge cost (by ``colours``, (N,) indices into COLOR_ORDER) counts
     ``black_edge_weight`` times a tinted one's: glossy black mirrors the room, and on a dark
     table its lit faces drop out of what is seen while its outline still shows."""
-    weight = profile.edge_size_weight * np.where(np.asarray(colours) == BLACK, profile.black_edge_weight, 1.0)
-    return np.sqrt(mismatches ** 2 + 2 * profile.outline_tolerance ** 2 * weight[:, None] * costs)
+    weight = edge_weights(colours, profile)[:, None]
+    return np.sqrt(mismatches ** 2 + 2 * profile.outline_tolerance ** 2 * weight * costs)
+
+
+def edge_weights(colours: np.ndarray, profile: Profile) -> np.ndarray:
+    """(N,) how much each piece's edge costs count against what is seen of it, by its colour
+    index (``colours`` (N,), COLOR_ORDER): ``edge_size_weight``, times ``black_edge_weight``
+    for a black piece."""
+    return profile.edge_size_weight * np.where(np.asarray(colours) == BLACK, profile.black_edge_weight, 1.0)
 
 
 def _within_supply(pieces: list[Reading], costs: list[np.ndarray], outlier_cost: float | None,

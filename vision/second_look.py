@@ -33,7 +33,7 @@ from calibration import PieceColorModel, Profile
 from calibration.profile import BLACK, COLOR_ORDER
 
 from .camera import apply_homography
-from .cells import PER_KIND, SIZES, CityReading, Reading, cells_beside, least_sizes
+from .cells import PER_KIND, SIZES, CityReading, Reading, cells_beside, edge_weights, least_sizes
 from .classify import MAX_PER_COLOR, likely_sizes
 from .colour import log_chroma
 from .edge_fit import EdgeTensor, posed_outlines, size_costs
@@ -141,14 +141,15 @@ def _edge_costs(added: list[Reading], reading: CityReading, outline_edges: EdgeT
                 profile: Profile) -> np.ndarray | None:
     """(N, 3) cost of each size for the pieces ``added`` on a second look, by how their
     outlines fit the photo's ``outline_edges`` at the scale the pieces read first set
-    (``reading.edge_scale``; :func:`edge_fit.size_costs`), times ``edge_size_weight``; None
-    without edges or that scale."""
+    (``reading.edge_scale``; :func:`edge_fit.size_costs`), each piece's times its weight
+    (:func:`vision.cells.edge_weights`: a black piece's counts more, as for the pieces read
+    first); None without edges or that scale."""
     if outline_edges is None or reading.edge_scale is None or not added:
         return None
     cells, colours = np.array([[p.col, p.row] for p in added]), np.array([p.color_index for p in added])
     costs = size_costs(outline_edges, reading.camera, cells, reading.edge_scale, colours, profile.edge_strength_spread,
                        profile.edge_strength_cap)
-    return profile.edge_size_weight * costs
+    return edge_weights(colours, profile)[:, None] * costs
 
 
 def _sizes_with_rules(pieces: list[Reading], known: int, reading: CityReading, profile: Profile,

@@ -406,6 +406,19 @@ def test_a_black_piece_whose_lit_faces_matched_the_table_is_sized_by_its_edges()
     assert [p.size for p in _settled(mismatches, step=2, edges=edges, colours=colours, profile=alike)] == [2, 1, 2, 3]
 
 
+def test_a_black_piece_s_edges_weigh_black_edge_weight_times_a_tinted_one_s():
+    """The weights the edge costs take, for the pieces read first and for those found on a
+    second look alike: ``edge_size_weight``, and for a black piece ``black_edge_weight``
+    times that."""
+    from vision.cells import edge_weights
+
+    weights = edge_weights(np.array([COLOR_ORDER.index(c) for c in ("red", "black", "blue")]), PROFILE)
+    assert weights.tolist() == pytest.approx([PROFILE.edge_size_weight,
+                                              PROFILE.edge_size_weight * PROFILE.black_edge_weight,
+                                              PROFILE.edge_size_weight])
+    assert PROFILE.black_edge_weight > 1
+
+
 def test_pieces_that_all_look_a_size_larger_are_sized_at_their_outlines_own_scale():
     """Smalls, mediums and larges two cells apart on a 30 mm grid whose overlaps with what
     is seen each favour the size above (as at too coarse a pitch, where each piece's shadow
