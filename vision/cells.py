@@ -437,15 +437,16 @@ def _outline_fit(camera: Camera, cell: tuple[int, int], pixels: np.ndarray,
     x0, y0 = np.floor(np.minimum(points.reshape(-1, 2).min(axis=0), pixels.min(axis=0))).astype(int) - 1
     x1, y1 = np.ceil(np.maximum(points.reshape(-1, 2).max(axis=0), pixels.max(axis=0))).astype(int) + 2
     corners = np.round(points - (x0, y0)).astype(np.int32)
-    rows, cols = pixels[:, 1] - y0, pixels[:, 0] - x0
     model = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    at = (pixels[:, 1] - y0) * model.shape[1] + (pixels[:, 0] - x0)  # the pixels' places in the window, flat
     mismatch = np.empty(points.shape[:2])
     inside = np.empty(points.shape[:2] + (len(pixels),), bool)
     for p, k in np.ndindex(*points.shape[:2]):
         model[:] = 0
         cv2.fillConvexPoly(model, cv2.convexHull(corners[p, k]), 1)
-        inside[p, k] = model[rows, cols] > 0
-        overlap = inside[p, k].sum() / max(np.count_nonzero(model) + len(pixels) - inside[p, k].sum(), 1)
+        inside[p, k] = model.take(at).view(bool)
+        common = np.count_nonzero(inside[p, k])
+        overlap = common / max(np.count_nonzero(model) + len(pixels) - common, 1)
         mismatch[p, k] = -np.log(max(overlap, 1e-3))
     return mismatch, inside
 

@@ -33,6 +33,8 @@ _LOGS = np.log(np.arange(256, dtype=np.float32) + 8.0)
 _CHANNEL_SUM = np.ones((1, 3), np.float32)
 _SMOOTHING = 1.0  # Gaussian sigma (pixels) of the structure tensor: an edge a pixel off still counts
 _SAMPLES = 6  # points sampled along each side of a model outline
+# where they lie along it, (_SAMPLES, 1) float32 shares of its length
+_ALONG = ((np.arange(_SAMPLES, dtype=np.float32) + 0.5) / _SAMPLES)[:, None]
 _BASE_SAMPLES = 12  # along each side of a base square, part of which another piece may hide
 # an inner ridge is sampled between this share of its length from either end: at the base
 # corner and at the apex, edges run every way, and a longer ridge would reach further into them
@@ -61,10 +63,11 @@ _HALF_STEP = float(np.log(_SIDES_MM[1:] / _SIDES_MM[:-1]).min() / 2)
 
 @dataclass(frozen=True)
 class EdgeTensor:
-    """The photo's edges by direction over a window of it: ``tensor`` float32 (h, w, 3), the
+    """The photo's edges by direction over a window of it: ``tensor`` float32 (h, w, 4), the
     smoothed structure tensor (gx^2, gx*gy, gy^2) of the log colour channels, summed over the
-    channels (a pixel's three side by side, so that a point's are looked up together);
-    ``origin`` the window's top-left pixel (x0, y0) in the image."""
+    channels, and a zero (a pixel's four side by side, so that a point's are looked up
+    together as one 16-byte item); ``origin`` the window's top-left pixel (x0, y0) in the
+    image."""
 
     tensor: np.ndarray
     origin: tuple[int, int]
@@ -82,7 +85,8 @@ class EdgeTensor:
         h, w = self.tensor.shape[:2]
         index = _nearest(ys, self.origin[1], h) * w
         index += _nearest(xs, self.origin[0], w)
-        xx, xy, yy = np.moveaxis(self.tensor.reshape(-1, 3).take(index, axis=0), -1, 0)
+        looked_up = self.tensor.reshape(-1).view(np.complex128).take(index).view(np.float32)
+        xx, xy, yy = (looked_up[..., k::4] for k in range(3))
         energy = xx * (nx * nx)
         energy += xy * (2 * nx * ny)
         energy += yy * (ny * ny)
@@ -108,7 +112,7 @@ def edge_tensor(rgb: np.ndarray, box: tuple[int, int, int, int]) -> EdgeTensor:
     gy = cv2.Sobel(logs, cv2.CV_32F, 0, 1, ksize=3)
     summed = [cv2.transform(cv2.multiply(a, b), _CHANNEL_SUM) for a, b in ((gx, gx), (gx, gy), (gy, gy))]
     smoothed = cv2.GaussianBlur(cv2.merge(summed), (0, 0), _SMOOTHING)
-    return EdgeTensor(smoothed, (x0, y0))
+    return EdgeTensor(cv2.merge([*cv2.split(smoothed), np.zeros_like(summed[0])]), (x0, y0))
 
 
 def fit_outlines(edges: EdgeTensor, camera: Camera, cells: np.ndarray, medium_side: float,
@@ -346,30 +350,31 @@ def _segment_strengths(edges: EdgeTensor, points: np.ndarray,
     lies beyond is hidden behind the piece). For the pyramids ``inner_ridges`` ((M,) bool;
     none if None), the other ridges of a face seen, inside the outline, count too, away from
     their ends (``_INNER_RIDGE_TRIM``)."""
+    # x and y apart throughout, so that no array has a last axis of two (slow to broadcast
+    # over); the samples along the segments' first axis, so that their mean adds whole rows
     base, apex = points[:, :4], points[:, 4]
     beyond = ~faces_seen(base, apex)
-    ridge_on_hull = beyond ^ np.roll(beyond, 1, axis=1)
+    bx, by = base[..., 0], base[..., 1]
+    fx, fy = np.roll(bx, -1, axis=1), np.roll(by, -1, axis=1)  # each side's end
+    before = np.roll(beyond, 1, axis=1)
+    ridge_on_hull = beyond ^ before
     ridges = ridge_on_hull
     if inner_ridges is not None:  # ridge k, between faces k-1 and k, shows where either is seen
-        ridges = ridges | (~(beyond & np.roll(beyond, 1, axis=1)) & np.asarray(inner_ridges, bool)[:, None])
-    # the segments counted, of each pyramid's eight: four base sides, then four ridges; x and
-    # y apart, so that no array has a last axis of two (slow to broadcast over)
+        ridges = ridges | (~(beyond & before) & np.asarray(inner_ridges, bool)[:, None])
+    # the segments counted, of each pyramid's eight: four base sides, then four ridges
     counted = np.flatnonzero(np.concatenate([~beyond, ridges], axis=1))
     template, segment = np.divmod(counted, 8)
     starts, along = [], []
-    for axis in (0, 1):
-        corner = base[..., axis]
+    for corner, following, tip in ((bx, fx, apex[:, 0]), (by, fy, apex[:, 1])):
         start = np.concatenate([corner, corner], axis=1).ravel()[counted]
-        end = np.concatenate([np.roll(corner, -1, axis=1), np.repeat(apex[:, axis:axis + 1], 4, axis=1)], axis=1)
+        end = np.concatenate([following, np.broadcast_to(tip[:, None], corner.shape)], axis=1).ravel()[counted]
         starts.append(start)
-        along.append(end.ravel()[counted] - start)
+        along.append(end - start)
     if inner_ridges is not None:
         trim = ((segment >= 4) & ~ridge_on_hull.ravel()[template * 4 + segment % 4]) * _INNER_RIDGE_TRIM
         starts = [start + trim * step for start, step in zip(starts, along)]
         along = [step * (1 - 2 * trim) for step in along]
     length = np.hypot(*along) + 1e-9
-    t = (np.arange(_SAMPLES, dtype=np.float32) + 0.5) / _SAMPLES
-    xs, ys = (start.astype(np.float32)[:, None] + t * step.astype(np.float32)[:, None]
-              for start, step in zip(starts, along))
-    nx, ny = ((-along[1] / length).astype(np.float32)[:, None], (along[0] / length).astype(np.float32)[:, None])
-    return template, edges.across(xs, ys, nx, ny).mean(axis=1), length
+    xs, ys = (start.astype(np.float32) + _ALONG * step.astype(np.float32) for start, step in zip(starts, along))
+    nx, ny = (-along[1] / length).astype(np.float32), (along[0] / length).astype(np.float32)
+    return template, edges.across(xs, ys, nx, ny).mean(axis=0), length

@@ -40,11 +40,10 @@ def faces_seen(base: np.ndarray, apex: np.ndarray) -> np.ndarray:
     of ``base`` ((M, 4, 2) image (x, y) corners, in order round it) rising to ``apex``
     ((M, 2) (x, y)): those whose side the apex does not lie beyond (a side the apex lies
     beyond is hidden behind the piece)."""
-    following = np.roll(base, -1, axis=1)
-    edge = following - base
-    orientation = np.sign((base[..., 0] * following[..., 1] - following[..., 0] * base[..., 1]).sum(axis=1))
-    beyond = orientation[:, None] * (edge[..., 0] * (apex[:, None, 1] - base[..., 1])
-                                     - edge[..., 1] * (apex[:, None, 0] - base[..., 0])) < 0
+    bx, by = base[..., 0], base[..., 1]  # x and y apart: a last axis of two is slow to broadcast over
+    fx, fy = np.roll(bx, -1, axis=1), np.roll(by, -1, axis=1)
+    orientation = np.sign((bx * fy - fx * by).sum(axis=1))
+    beyond = orientation[:, None] * ((fx - bx) * (apex[:, None, 1] - by) - (fy - by) * (apex[:, None, 0] - bx)) < 0
     return ~beyond
 
 

@@ -153,7 +153,7 @@ def test_the_edges_are_measured_only_in_their_window():
     photo = photo_of(camera, [((0.0, 0.0), side, 0.0, (200, 40, 40))])
     inside = edge_tensor(photo, (0, 0, 480, 360))
     window = edge_tensor(photo, (300, 0, 480, 360))
-    assert window.origin == (300, 0) and window.tensor.shape == (360, 180, 3)
+    assert window.origin == (300, 0) and window.tensor.shape == (360, 180, 4)
     x, y = camera.project(np.array([[-side / 2, 0.0, 0.0]]))[0].astype(np.float32)  # on the piece's left side
     probe = (np.array([x]), np.array([y]), np.float32(1.0), np.float32(0.0))  # points and normal
     assert inside.across(*probe)[0] > 10 * window.across(*probe)[0] + 1e-6
