@@ -15,6 +15,7 @@ import numpy as np
 from calibration import Profile
 from calibration.profile import BLACK
 
+from ._lookup import pixels_where
 from .table_edge import PRINT_BLUR, beyond_table
 
 _SECTORS = 16  # angular sectors of the border ring, to tell a pattern from a thing lying there
@@ -448,7 +449,7 @@ def _tint_evidence(log_ratio, palette, tints, window, brightness_range) -> tuple
     bare, nearest = _nearest_entry(log_ratio, palette)
     far = bare >= _NEAR_PRINT
     through_tint = _shifted_distance(palette, tinted, brightness_range)[nearest]
-    through_tint[far] = _shifted_distance(log_ratio[far], tinted, brightness_range)
+    through_tint[far] = _shifted_distance(pixels_where(log_ratio, far), tinted, brightness_range)
     return cv2.blur(bare - through_tint, (window, window)), bare
 
 

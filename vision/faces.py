@@ -45,6 +45,7 @@ import numpy as np
 from calibration import Profile
 from calibration.profile import BLACK
 
+from ._lookup import pixels_where
 from .camera import Camera
 from .cells import NEIGHBOURS, CityReading, Reading
 from .colour import log_chroma
@@ -301,7 +302,7 @@ def _band_pixels(log_ratio: np.ndarray, low: np.ndarray, high: np.ndarray, k: in
     if hidden is not None:
         hull = cv2.convexHull(hidden.astype(np.float32)).reshape(-1, 2)
         cv2.fillConvexPoly(mask, np.round(hull - (x0, y0)).astype(np.int32), 0)
-    return log_ratio[y0:y1, x0:x1][mask > 0]
+    return pixels_where(log_ratio[y0:y1, x0:x1], mask > 0)
 
 
 def add_ring_stacks(reading: CityReading, log_ratio: np.ndarray, poses: dict[tuple[int, int, int], np.ndarray],

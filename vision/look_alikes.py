@@ -35,6 +35,7 @@ import numpy as np
 from calibration import Profile
 from calibration.profile import BLACK, COLOR_ORDER
 
+from ._lookup import pixels_where
 from .cells import PER_KIND, CityReading
 from .model import window_mask
 
@@ -166,4 +167,4 @@ def _differing_pixels(shape: np.ndarray, rgb: np.ndarray, strength: np.ndarray, 
     if x1 <= x0 or y1 <= y0:
         return np.zeros((0, 3), np.uint8)
     inside = window_mask(shape, (x0, y0, x1, y1)).astype(bool) & (strength[y0:y1, x0:x1] > threshold)
-    return rgb[y0:y1, x0:x1][inside]
+    return pixels_where(rgb[y0:y1, x0:x1], inside)

@@ -32,6 +32,7 @@ import numpy as np
 from calibration import PieceColorModel, Profile
 from calibration.profile import BLACK, COLOR_ORDER
 
+from ._lookup import pixels_where
 from .camera import apply_homography
 from .cells import PER_KIND, SIZES, CityReading, Reading, cells_beside, edge_weights, least_sizes
 from .classify import MAX_PER_COLOR, likely_sizes
@@ -256,7 +257,7 @@ def _piece_in_cell(cell, shapes, box, differs, explained, log_ratio, colours, co
     overlap, size, shape, inside = _best_outline(seen > 0, shapes, box)
     if overlap < least_overlap:
         return None
-    color = colours.color(np.median(log_ratio[y0:y1, x0:x1][inside], axis=0), counts >= MAX_PER_COLOR)
+    color = colours.color(np.median(pixels_where(log_ratio[y0:y1, x0:x1], inside), axis=0), counts >= MAX_PER_COLOR)
     return Reading(int(cell[0]), int(cell[1]), color, size, 0, float(overlap), _centre(shape), shape)
 
 
@@ -336,7 +337,7 @@ def _faint_piece_in_cell(cell, shapes, box, explained, log_ratio, colours, count
     :func:`_cell_outlines`."""
     x0, y0, x1, y1 = box
     free = explained[y0:y1, x0:x1] == 0
-    window = log_ratio[y0:y1, x0:x1]
+    window = np.ascontiguousarray(log_ratio[y0:y1, x0:x1])
     seen = []  # (size, shape, contrast, median inside) of the sizes whose outline is mostly free
     present = False
     for size, shape in zip(SIZES, shapes):
@@ -344,9 +345,9 @@ def _faint_piece_in_cell(cell, shapes, box, explained, log_ratio, colours, count
         if inside is None:
             continue
         inner, ring = inside
-        outside = window[ring]
+        outside = pixels_where(window, ring)
         around = np.median(outside, axis=0)
-        median = np.median(window[inner], axis=0)
+        median = np.median(pixels_where(window, inner), axis=0)
         contrast = median - around
         seen.append((size, shape, contrast, median))
         if not present and np.abs(contrast).max() >= profile.faint_contrast:
@@ -401,7 +402,7 @@ def _print_piece_in_cell(cell, shapes, box, explained, strength, log_ratio, colo
     overlap, size, shape, inside = _best_outline(seen, shapes, box)
     if not readable or overlap < profile.print_min_overlap:
         return None, doubtable and overlap >= profile.print_doubt_overlap
-    color = colours.color(np.median(log_ratio[y0:y1, x0:x1][inside], axis=0), counts >= MAX_PER_COLOR)
+    color = colours.color(np.median(pixels_where(log_ratio[y0:y1, x0:x1], inside), axis=0), counts >= MAX_PER_COLOR)
     return Reading(int(cell[0]), int(cell[1]), color, size, 0, 0.5, _centre(shape), shape), False
 
 
