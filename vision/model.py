@@ -26,6 +26,12 @@ def outline(camera: Camera, colrow: np.ndarray, size: int, pitch_mm: float,
     return _hull(_corners_and_apex(camera, colrow, size, pitch_mm, elevation_mm)[0])
 
 
+def size_outlines(camera: Camera, colrow: np.ndarray, pitch_mm: float) -> list[np.ndarray]:
+    """The :func:`outline` of a pyramid of each size (1..3) standing square on grid point
+    ``colrow`` (col, row), modelled at ``pitch_mm``: the three projected together."""
+    return [_hull(points) for points in pyramid_points(camera, colrow, [pitch_mm])[0]]
+
+
 def window_mask(polygon: np.ndarray, box) -> np.ndarray:
     """uint8 mask, 1 inside the convex ``polygon`` ((K, 2) image (x, y), as from
     :func:`outline`), of the window ``box`` (x0, y0, x1, y1) of the image."""

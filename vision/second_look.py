@@ -38,7 +38,7 @@ from .cells import PER_KIND, SIZES, CityReading, Reading, cells_beside, edge_wei
 from .classify import MAX_PER_COLOR, likely_sizes
 from .colour import log_chroma
 from .edge_fit import EdgeTensor, posed_outlines, size_costs
-from .model import BASE_MM, outline, silhouettes, window_mask
+from .model import BASE_MM, outline, silhouettes, size_outlines, window_mask
 from .pieces import Blob
 
 logger = logging.getLogger(__name__)
@@ -233,7 +233,7 @@ def _cell_outlines(reading: CityReading, cell, image_shape):
     window (x0, y0, x1, y1) around them that holds the largest with half its width to spare,
     or None for the window if it leaves an image of ``image_shape`` (H, W) (the city is always
     wholly in the photo)."""
-    shapes = [outline(reading.camera, np.array(cell, np.float64), size, reading.pitch_mm) for size in SIZES]
+    shapes = size_outlines(reading.camera, np.array(cell, np.float64), reading.pitch_mm)
     largest = shapes[-1]
     margin = 0.5 * (largest.max(axis=0) - largest.min(axis=0))
     x0, y0 = np.floor(largest.min(axis=0) - margin).astype(int)
@@ -317,8 +317,8 @@ def _inside_and_ring(inner_shape: np.ndarray, ring_shape: np.ndarray, box,
     pieces already read."""
     mask = window_mask(inner_shape, box)
     inner = (cv2.erode(mask, _GAP_KERNEL) > 0) & free
-    ring = _ring_round(window_mask(ring_shape, box)) & free
-    if inner.sum() < 0.5 * mask.sum() or ring.sum() < 20:
+    ring = _ring_round(mask if ring_shape is inner_shape else window_mask(ring_shape, box)) & free
+    if np.count_nonzero(inner) < 0.5 * np.count_nonzero(mask) or np.count_nonzero(ring) < 20:
         return None
     return inner, ring
 

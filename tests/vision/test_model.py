@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from vision.camera import Camera, camera_from_homography, intrinsics
-from vision.model import BASE_MM, outline, pyramid_points, seat_height_mm, silhouettes
+from vision.model import BASE_MM, outline, pyramid_points, seat_height_mm, silhouettes, size_outlines
 
 
 def overhead_camera(height=10.0, f=100.0):
@@ -62,3 +62,14 @@ def test_pyramid_points_hull_is_the_outline_at_each_pitch():
             hull = cv2.convexHull(points[p, size - 1].astype(np.float32))[:, 0]
             assert cv2.contourArea(hull) == pytest.approx(cv2.contourArea(shape.astype(np.float32)), rel=1e-6)
     assert cv2.contourArea(points[0, 2, :4].astype(np.float32)) > cv2.contourArea(points[1, 2, :4].astype(np.float32))
+
+
+def test_the_outlines_of_the_sizes_are_each_sizes_outline():
+    K = intrinsics((1200, 900), 70.0)
+    R = cv2.Rodrigues(np.array([0.3, 0.25, -0.4]))[0]
+    H = K @ np.stack([R[:, 0], R[:, 1], [-1.0, 0.5, 14.0]], axis=1)
+    camera = camera_from_homography(H / H[2, 2], (1200, 900), 70.0)
+    shapes = size_outlines(camera, np.array([3.0, -2.0]), 31.0)
+    assert len(shapes) == 3
+    for size, shape in zip((1, 2, 3), shapes):
+        assert np.allclose(shape, outline(camera, np.array([3.0, -2.0]), size, 31.0))
