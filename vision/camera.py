@@ -120,6 +120,8 @@ def _fit_pose(cells: np.ndarray, points: np.ndarray, weights: np.ndarray, prior:
     toward = np.zeros(2) if prior.toward is None else np.asarray(prior.toward, np.float64)
 
     grid, target = np.asarray(cells, np.float64).T, np.asarray(points, np.float64).T  # (2, N)
+    # how a shift of the camera moves the projected points: K's columns, alike for every point
+    shifts = np.broadcast_to(K.T[:, :, None], (3, 3, grid.shape[1]))
 
     def projection(params):
         """The rotation, its derivatives dR (3, 9) (row k: d R.ravel() / d params[k]), the
@@ -138,15 +140,14 @@ def _fit_pose(cells: np.ndarray, points: np.ndarray, weights: np.ndarray, prior:
         """The residuals' Jacobian (2N + 2, 6) at ``params``."""
         _, dR, projected, seen = projection(params)
         dR = dR.reshape(3, 3, 3)
-        # how each parameter moves each point in the camera's frame: a turn, then a shift (6, 3, N)
-        moves = np.concatenate([dR[:, :, :2] @ grid, np.broadcast_to(np.eye(3)[:, :, None], (3, 3, grid.shape[1]))])
-        d_projected = np.einsum("ij,kjn->kin", K, moves)
+        # how each parameter moves each projected point: a turn, then a shift (6, 3, N)
+        d_projected = np.concatenate([np.einsum("ij,kjn->kin", K, dR[:, :, :2] @ grid), shifts])
         d_seen = (d_projected[:, :2] - seen * d_projected[:, 2:3]) / projected[2]  # (6, 2, N)
         d_tilt = np.vstack([dR[:, 2, :2], np.zeros((3, 2))]) / tilt_scale  # (6, 2)
         return np.hstack([(d_seen * root.T).reshape(6, -1), d_tilt]).T
 
-    params = min((_pose_params(H, K) for H in starts if np.all(np.isfinite(H))),
-                 key=lambda p: float(np.sum(residual(p) ** 2)))
+    candidates = [_pose_params(H, K) for H in starts if np.all(np.isfinite(H))]
+    params = candidates[0] if len(candidates) == 1 else min(candidates, key=lambda p: float(np.sum(residual(p) ** 2)))
     damping = 1e-3
     r, jac = residual(params), jacobian(params)
     for _ in range(20):
