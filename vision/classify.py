@@ -214,14 +214,18 @@ def likely_sizes(scores: np.ndarray, colors: np.ndarray, cells: np.ndarray, tole
     beside = touching @ onehot  # (P, N, 3) neighbours of each size
     kin = same_colour @ onehot  # (P, N, 3) pieces of one's colour of each size, oneself included
     order = np.argsort(-margin, axis=1)
+    # each (reading, piece) row looked up by its flat index: several times numpy's indexing by
+    # reading and piece (views, which the updates below change in place)
+    unary_rows, onehot_rows, beside_rows, kin_rows = (a.reshape(-1, 3) for a in (unary, onehot, beside, kin))
     for _ in range(10):  # a reading that has settled stays settled in further sweeps
         changed = False
         for i in order.T:  # the k-th most confident piece of every reading, (P,)
-            own = onehot[readings, i]
-            local = unary[readings, i] + pair_cost * beside[readings, i] \
-                + surplus_cost * (kin[readings, i] - own >= per_kind)
+            at = readings * unary.shape[1] + i
+            own = onehot_rows.take(at, axis=0)
+            local = unary_rows.take(at, axis=0) + pair_cost * beside_rows.take(at, axis=0) \
+                + surplus_cost * (kin_rows.take(at, axis=0) - own >= per_kind)
             best = local.argmin(axis=1)
-            if (best != sizes[readings, i]).any():
+            if (best != sizes.reshape(-1).take(at)).any():
                 delta = np.eye(3)[best] - own  # zero for the readings whose piece keeps its size
                 beside += touching[:, i].T[..., None] * delta[:, None, :]
                 kin += same_colour[:, i].T[..., None] * delta[:, None, :]
