@@ -358,7 +358,8 @@ def _merge_close(blobs: list[Blob], distance: float, log_ratio: np.ndarray, leve
         feature = np.median(pixels_at(log_ratio, pixels[:, 0], pixels[:, 1]), axis=0)
         center = (float(pixels[:, 0].mean()), float(pixels[:, 1].mean()))
         merged.append(Blob(center, pixels, feature, blobs[group[0]].chroma, blobs[group[0]].color_index,
-                           max(blobs[i].radius for i in group), float(pixels_at(level, pixels[:, 0], pixels[:, 1]).mean())))
+                           max(blobs[i].radius for i in group),
+                           float(pixels_at(level, pixels[:, 0], pixels[:, 1]).mean())))
     return merged
 
 
