@@ -318,17 +318,16 @@ def table_palette(log_ratio: np.ndarray, profile: Profile, size: int | None = No
     ``table_palette_spread`` of the ring's sectors that show the table is a thing lying there
     (a card), and its centre is dropped."""
     h, w = log_ratio.shape[:2]
-    # pixel coordinates of the ring only (broadcast views: no full-image index arrays)
-    ys = _border_ring(np.broadcast_to(np.arange(h, dtype=np.float32)[:, None], (h, w)), profile)
-    xs = _border_ring(np.broadcast_to(np.arange(w, dtype=np.float32)[None, :], (h, w)), profile)
-    sectors = ((np.arctan2(ys - h / 2, xs - w / 2) + np.pi) / (2 * np.pi) * _SECTORS).astype(np.int32)
-    sectors = np.minimum(sectors, _SECTORS - 1)
     ring = _border_ring(log_ratio, profile)
     shows = _shows_table(ring)
-    if shows.any() and not shows.all():  # copied only where some of the ring shows no table
-        ring, sectors = ring[shows], sectors[shows]
-    step = max(1, len(ring) // 20000)
-    sample = np.ascontiguousarray(ring[::step], dtype=np.float32)
+    kept = np.flatnonzero(shows) if shows.any() and not shows.all() else np.arange(len(ring))
+    kept = kept[::max(1, len(kept) // 20000)]  # the pixels sampled, by their index in the ring
+    sample = np.ascontiguousarray(ring[kept], dtype=np.float32)
+    # their coordinates (the ring of broadcast views: no full-image index arrays) and sectors
+    ys = _border_ring(np.broadcast_to(np.arange(h, dtype=np.float32)[:, None], (h, w)), profile)[kept]
+    xs = _border_ring(np.broadcast_to(np.arange(w, dtype=np.float32)[None, :], (h, w)), profile)[kept]
+    sectors = ((np.arctan2(ys - h / 2, xs - w / 2) + np.pi) / (2 * np.pi) * _SECTORS).astype(np.int32)
+    sectors = np.minimum(sectors, _SECTORS - 1)
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1e-3)
     cv2.setRNGSeed(1)  # k-means seeding must not make two runs on one photo differ
     k = size or profile.table_palette_size
@@ -337,8 +336,8 @@ def table_palette(log_ratio: np.ndarray, profile: Profile, size: int | None = No
                               cv2.KMEANS_PP_CENTERS)
     nearest = np.argmin(((sample[:, None, :] - starts[None]) ** 2).sum(axis=2), axis=1).astype(np.int32)
     _, labels, centres = cv2.kmeans(sample, k, nearest[:, None], criteria, 1, cv2.KMEANS_USE_INITIAL_LABELS)
-    counts = np.zeros((len(centres), _SECTORS))
-    np.add.at(counts, (labels.ravel(), sectors[::step]), 1)
+    counts = np.bincount(labels.ravel() * _SECTORS + sectors, minlength=len(centres) * _SECTORS)
+    counts = counts.reshape(len(centres), _SECTORS).astype(np.float64)
     seen = counts.sum(axis=0, keepdims=True)
     spread = (counts >= 0.01 * np.maximum(seen, 1)).sum(axis=1) / max(1, int((seen > 0).sum()))
     return centres[(spread >= profile.table_palette_spread) | (counts.sum(axis=1) == counts.sum(axis=1).max())]
