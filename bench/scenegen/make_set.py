@@ -2,12 +2,14 @@
 
     python -m bench.scenegen.make_set --seed S --count N --out DIR [--scale F] [--jobs J]
     python -m bench.scenegen.make_set --seed S --only 3,17,42 --out DIR [--scale F] [--hfov DEG]
+        [--plastics NAME]
 
 Writes DIR/scene_0000.jpg + DIR/scene_0000.json ... and DIR/index.json. A scene whose
-JSON already records the same seed, index, scale, lens and generator version is kept
-(cache). ``--hfov`` shoots every scene with a lens of that field of view (degrees over the
-long side: about 38 at a phone's 2x zoom) instead of the main lens, recorded in each
-photo's EXIF.
+JSON already records the same seed, index, scale, lens, plastics and generator version is
+kept (cache). ``--hfov`` shoots every scene with a lens of that field of view (degrees over
+the long side: about 38 at a phone's 2x zoom) instead of the main lens, recorded in each
+photo's EXIF. ``--plastics`` makes the pieces of another set of plastics
+(``materials.PLASTICS``).
 """
 from __future__ import annotations
 
@@ -19,13 +21,14 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from .materials import PLASTICS
 from .scene import VERSION, make_scene
 
 def scene_name(i: int) -> str:
     return f"scene_{i:04d}"
 
 
-def _cached(out: Path, seed: int, i: int, scale: float, hfov: float | None) -> dict | None:
+def _cached(out: Path, seed: int, i: int, scale: float, hfov: float | None, plastics: str | None) -> dict | None:
     js, jpg = out / f"{scene_name(i)}.json", out / f"{scene_name(i)}.jpg"
     if not (js.exists() and jpg.exists()):
         return None
@@ -35,14 +38,15 @@ def _cached(out: Path, seed: int, i: int, scale: float, hfov: float | None) -> d
         return None
     sc = gt.get("scene", {})
     same = (sc.get("seed") == [seed, i] and sc.get("scale") == scale and sc.get("version") == VERSION
-            and sc.get("fixed_hfov_deg") == hfov)
+            and sc.get("fixed_hfov_deg") == hfov and sc.get("plastics") == plastics)
     return gt if same else None
 
 
-def render_one(out: Path, seed: int, i: int, scale: float, hfov: float | None = None) -> dict:
-    """Render scene i into ``out`` (JPEG + JSON), with a lens of ``hfov`` degrees if given;
-    return its ground truth."""
-    jpeg, gt = make_scene(seed, i, scale, hfov_deg=hfov)
+def render_one(out: Path, seed: int, i: int, scale: float, hfov: float | None = None,
+               plastics: str | None = None) -> dict:
+    """Render scene i into ``out`` (JPEG + JSON), with a lens of ``hfov`` degrees and pieces
+    of the ``plastics`` named if given; return its ground truth."""
+    jpeg, gt = make_scene(seed, i, scale, hfov_deg=hfov, plastics=plastics)
     (out / f"{scene_name(i)}.jpg").write_bytes(jpeg)
     (out / f"{scene_name(i)}.json").write_text(json.dumps(gt, indent=1))
     return gt
@@ -57,15 +61,15 @@ def _summary(i: int, gt: dict) -> dict:
 
 
 def make_set(seed: int, indices: list[int], out: Path, scale: float = 1.0, jobs: int = 1,
-             hfov: float | None = None) -> list[dict]:
+             hfov: float | None = None, plastics: str | None = None) -> list[dict]:
     """Render (or reuse) the scenes ``indices`` of set ``seed`` (with a lens of ``hfov``
-    degrees if given); write and return the index."""
+    degrees and pieces of the ``plastics`` named if given); write and return the index."""
     out.mkdir(parents=True, exist_ok=True)
     entries: dict[int, dict] = {}
     todo = []
     count = len(indices)
     for i in indices:
-        gt = _cached(out, seed, i, scale, hfov)
+        gt = _cached(out, seed, i, scale, hfov, plastics)
         if gt is None:
             todo.append(i)
         else:
@@ -80,10 +84,10 @@ def make_set(seed: int, indices: list[int], out: Path, scale: float = 1.0, jobs:
 
     if jobs <= 1:
         for n, i in enumerate(todo, 1):
-            done(i, render_one(out, seed, i, scale, hfov), n)
+            done(i, render_one(out, seed, i, scale, hfov, plastics), n)
     else:
         with ProcessPoolExecutor(jobs) as ex:
-            futs = {i: ex.submit(render_one, out, seed, i, scale, hfov) for i in todo}
+            futs = {i: ex.submit(render_one, out, seed, i, scale, hfov, plastics) for i in todo}
             for n, i in enumerate(todo, 1):
                 done(i, futs[i].result(), n)
     index = [entries[i] for i in indices]
@@ -103,10 +107,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--hfov", type=float, help="a lens of this field of view (degrees over the long side) "
                                                "instead of the phone's main lens")
+    ap.add_argument("--plastics", choices=sorted(PLASTICS), help="the pieces' plastics (default: the measured ones)")
     a = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     indices = [int(v) for v in a.only.split(",")] if a.only else list(range(a.count))
-    make_set(a.seed, indices, a.out, a.scale, a.jobs, a.hfov)
+    make_set(a.seed, indices, a.out, a.scale, a.jobs, a.hfov, a.plastics)
     return 0
 
 

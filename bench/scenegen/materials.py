@@ -13,6 +13,14 @@ FACE_SRGB = {
     "green": (0x43, 0x7f, 0x20),
     "blue": (0x55, 0x78, 0xaf),
 }
+# Piece sets by name: the measured one, and another maker's (hues turned 10 to 25 degrees,
+# more saturated: golden yellow, emerald green, deep blue), to measure what a player's own
+# pieces cost the reading and what calibrating to them gains (bench/calibrate.py).
+PLASTICS = {
+    "measured": FACE_SRGB,
+    "vivid": {"red": (0xd0, 0x30, 0x20), "yellow": (0xc8, 0xa0, 0x10), "green": (0x20, 0x90, 0x50),
+              "blue": (0x30, 0x50, 0xc0)},
+}
 BASE_MM = {1: 14.3, 2: 19.8, 3: 25.4}
 HEIGHT_MM = {1: 25.4, 2: 34.9, 3: 44.5}
 REFRACTIVE_INDEX = 1.5
@@ -41,8 +49,9 @@ def kelvin_rgb(kelvin: float) -> np.ndarray:
     return lin / lin.max()
 
 
-def plastic(color: str, rng: np.random.Generator) -> dict:
-    """Material of one colour for one scene.
+def plastic(color: str, rng: np.random.Generator, faces: dict = FACE_SRGB) -> dict:
+    """Material of one colour for one scene, its face seen as ``faces`` (sRGB 0..255 per
+    tinted colour name) has it.
 
     Returns dict: ``absorb`` (3,) absorbance per wall at normal incidence (translucent only),
     ``glow`` (3,) scattering albedo, ``opaque`` bool, ``diffuse`` (3,) (black only).
@@ -50,7 +59,7 @@ def plastic(color: str, rng: np.random.Generator) -> dict:
     if color == "black":
         return {"opaque": True, "diffuse": np.full(3, rng.uniform(0.012, 0.025)),
                 "absorb": np.zeros(3), "glow": np.zeros(3)}
-    face = srgb_to_linear(np.array(FACE_SRGB[color]) / 255.0)
+    face = srgb_to_linear(np.array(faces[color]) / 255.0)
     # Seen from above through two walls at about 1.3x path: T ~ exp(-2.6 * absorb).
     target = np.clip(face / 0.75, 0.004, 0.95)
     absorb = -np.log(target) / 2.6 * rng.uniform(0.85, 1.15) * rng.uniform(0.92, 1.08, 3)

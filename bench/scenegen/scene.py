@@ -19,7 +19,7 @@ from .camera import Camera, sample_camera
 from .city import sample_city
 from .geometry import Pyramid, quads_overlap
 from .lighting import Light, sample_light
-from .materials import BASE_MM, HEIGHT_MM, plastic
+from .materials import BASE_MM, HEIGHT_MM, PLASTICS, plastic
 from .render import render
 from .table import sample_cards, table_for
 from .textures import TABLE_KINDS
@@ -151,7 +151,7 @@ def rules_stream(set_seed: int, index: int) -> tuple[np.random.Generator, bool]:
 
 
 def sample_scene(set_seed: int, index: int, scale: float = 1.0, city: dict | None = None,
-                 hfov_deg: float | None = None) -> Scene:
+                 hfov_deg: float | None = None, plastics: str | None = None) -> Scene:
     """Sample scene ``index`` of set ``set_seed`` (cheap: no rendering).
 
     Args:
@@ -161,6 +161,9 @@ def sample_scene(set_seed: int, index: int, scale: float = 1.0, city: dict | Non
         hfov_deg: the lens's field of view (degrees over the long side) instead of the
             one drawn (:func:`sample_lens`); the photo then records it in its EXIF, and the
             ground truth in ``scene.fixed_hfov_deg``.
+        plastics: the pieces' plastics, by name (:data:`materials.PLASTICS`), instead of
+            the measured ones; recorded in the ground truth as ``scene.plastics``. The scene
+            is otherwise the one drawn with the measured plastics.
 
     The lens drawn is the phone's main one (:func:`camera.sample_camera`) or a 2x zoom
     (held further back: it frames every city the generator lays out). The photo records it
@@ -177,7 +180,8 @@ def sample_scene(set_seed: int, index: int, scale: float = 1.0, city: dict | Non
         legality = _legality(city)
     pitch = float(rng.uniform(27, 40))
     rot = float(rng.uniform(-40, 40))
-    mats = {c: plastic(c, rng) for c in ("red", "yellow", "green", "blue", "black")}
+    faces = PLASTICS[plastics or "measured"]
+    mats = {c: plastic(c, rng, faces) for c in ("red", "yellow", "green", "blue", "black")}
     pyrs = layout(rng, city, pitch, rot, mats)
     exif = int(rng.choice([6, 8])) if rng.random() < 0.1 else 0
     portrait = bool(exif) or rng.random() < 0.2
@@ -213,6 +217,8 @@ def sample_scene(set_seed: int, index: int, scale: float = 1.0, city: dict | Non
                                            if recorded else None)}
     if hfov_deg is not None:
         gt["scene"]["fixed_hfov_deg"] = float(hfov_deg)
+    if plastics is not None:
+        gt["scene"]["plastics"] = plastics
     return Scene(gt, cam, pyrs, light, prm, tex_seed, noise_seed)
 
 
@@ -238,11 +244,11 @@ def render_scene(sc: Scene) -> bytes:
 
 
 def make_scene(set_seed: int, index: int, scale: float = 1.0, city: dict | None = None,
-               hfov_deg: float | None = None) -> tuple[bytes, dict]:
+               hfov_deg: float | None = None, plastics: str | None = None) -> tuple[bytes, dict]:
     """Sample and render one scene: (JPEG bytes, ground truth). All pixel coordinates in
-    the ground truth are (x, y) in the upright (EXIF-applied) image. ``city``, ``hfov_deg``:
-    see :func:`sample_scene`."""
-    sc = sample_scene(set_seed, index, scale, city, hfov_deg)
+    the ground truth are (x, y) in the upright (EXIF-applied) image. ``city``, ``hfov_deg``,
+    ``plastics``: see :func:`sample_scene`."""
+    sc = sample_scene(set_seed, index, scale, city, hfov_deg, plastics)
     return render_scene(sc), sc.gt
 
 
