@@ -26,6 +26,7 @@ bench: $(STAMP)
 	$(PY) -m bench.score
 	$(PY) -m bench.vision
 	$(PY) -m bench.perturbed
+	$(PY) -m bench.calibrate
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -46,7 +46,7 @@ def test_a_tiny_run_calibrates_on_the_layout_and_reads_with_both_profiles(tmp_pa
     read = [table for table in tables if table in ("white", "wood")]
     assert len(tables) == 6 and set(read) == {"white", "wood"}
     assert set(report["calibration"]) == {"white", "wood"}
-    assert all("15/15 separated" in text for text in report["calibration"].values())
+    assert all("candidates read whole as their colour" in text for text in report["calibration"].values())
     for label in ("default", "calibrated"):
         assert report[label]["exact"].endswith(f"/{len(read)}")
         assert set(report[label]["by_table"]) == {"white", "wood"}
