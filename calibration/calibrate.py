@@ -47,13 +47,15 @@ def calibrate_from_photo(rgb: np.ndarray, profile: Profile, out: str) -> tuple[P
         detection = vision.analyze(rgb, profile)
     except vision.VisionError as exc:
         raise ProfileError(f"the calibration photo could not be read: {exc}") from None
-    pieces = [p for p in detection.pieces if p.level == 0]
-    city = detection.city
-    if len(pieces) != 15 or (city.height, city.width) != (5, 3):
-        raise ProfileError(f"expected the 5 x 3 calibration block (15 pieces), found {len(pieces)} pieces "
+    seen = [p for p in detection.pieces if p.level == 0]
+    origin = _block_origin(seen)
+    if origin is None:
+        city = detection.city
+        raise ProfileError(f"expected the 5 x 3 calibration block (15 pieces), found {len(seen)} pieces "
                            f"in {city.height} rows and {city.width} columns")
+    pieces = [p for p in seen if 0 <= p.row - origin[0] < len(LAYOUT_ROWS) and 0 <= p.col - origin[1] < 3]
     outlines = [p.outline for p in pieces]
-    colors = [LAYOUT_ROWS[p.row] for p in pieces]
+    colors = [LAYOUT_ROWS[p.row - origin[0]] for p in pieces]
     try:
         found = vision.find_candidates(rgb, profile)
     except vision.VisionError as exc:
@@ -66,12 +68,26 @@ def calibrate_from_photo(rgb: np.ndarray, profile: Profile, out: str) -> tuple[P
     save_profile(fitted, path)
     margins = _margins(piece_model, candidates, colors)
     unseen = sorted(set(COLOR_ORDER) - {colors[s[0]] for s in candidates}, key=COLOR_ORDER.index)
-    sizes_right = sum(p.size == layout_size(p.row, p.col) for p in pieces)
+    sizes_right = sum(p.size == layout_size(p.row - origin[0], p.col - origin[1]) for p in pieces)
     report = (f"colours: {int((margins > 0).sum())}/{len(candidates)} candidates read whole as their colour, "
               f"worst margin {margins.min() if len(margins) else 0.0:.2f} (above 0 reads right)"
               + (f" ({', '.join(unseen)}: none stood out; kept as it was)" if unseen else "") + "\n"
-              f"sizes: {sizes_right}/15 read as laid out")
+              f"sizes: {sizes_right}/15 read as laid out"
+              + (f"\n{len(seen) - 15} piece(s) outside the block left out" if len(seen) > 15 else ""))
     return path, report
+
+
+def _block_origin(pieces: list) -> tuple[int, int] | None:
+    """The (row, col) of the top left cell of a block of 5 rows and 3 columns whose every cell
+    holds one of ``pieces`` (:class:`vision.detection.DetectedPiece` read on the table), or
+    None; of several, the one whose pieces are surest on the whole. A piece read beside the
+    block (a stray piece, or something else taken for one) is no part of it."""
+    cells = {(p.row, p.col): p.confidence for p in pieces}
+    origins = {(row - dr, col - dc) for row, col in cells for dr in range(len(LAYOUT_ROWS)) for dc in range(3)}
+    full = [(row, col) for row, col in origins
+            if all((row + dr, col + dc) in cells for dr in range(len(LAYOUT_ROWS)) for dc in range(3))]
+    return max(full, default=None, key=lambda origin: sum(
+        cells[origin[0] + dr, origin[1] + dc] for dr in range(len(LAYOUT_ROWS)) for dc in range(3)))
 
 
 def _margins(model, candidates: list, colors: list[str]) -> np.ndarray:

@@ -48,3 +48,17 @@ def test_a_profile_made_from_the_layout_reads_the_layout(tmp_path, index, table)
     assert sorted((p.row, p.col, p.color, p.size) for p in read.pieces) == sorted(
         (p["row"], p["col"], p["color"], p["size"]) for p in LAYOUT["pieces"])
     json.loads(path.read_text())  # a profile file a person can read
+
+
+def test_a_piece_read_beside_the_block_is_left_out(tmp_path):
+    """A stray piece two cells right of the block (or anything read as a piece there) does
+    not stop the calibration: the block is found among the pieces read and the rest left out."""
+    cv2.setNumThreads(1)
+    city = dict(LAYOUT, pieces=LAYOUT["pieces"] + [{"row": 1, "col": 5, "color": "red", "size": 2, "level": 0}])
+    jpeg, _ = make_scene(5, 0, scale=0.3, city=city)
+    rgb = load_photo(jpeg, load_profile().working_side)
+    assert len(vision.analyze(rgb, load_profile()).pieces) == 16
+    path, report = calibrate_from_photo(rgb, load_profile(), str(tmp_path / "mine.json"))
+    assert _all_read_right(report) and "sizes: 15/15 read as laid out" in report
+    assert "1 piece(s) outside the block left out" in report
+    assert load_profile(str(path)).piece_colors != load_profile().piece_colors
