@@ -33,10 +33,11 @@ import vision
 from calibration import ProfileError, load_profile
 from calibration.calibrate import calibrate_from_photo, layout_city
 
-from .compare import ERROR_KINDS, compare
+from .compare import ERROR_KINDS
 from .scenegen.materials import PLASTICS
 from .scenegen.scene import VERSION, make_scene, sample_scene
 from .scenegen.textures import TABLE_KINDS
+from .vision import read_errors
 
 ROOT = Path(__file__).parent
 RESULTS = ROOT / "results" / "calibration.json"
@@ -86,12 +87,7 @@ def _errors(task: tuple[Path, str | None]) -> dict:
     photo, profile = task
     cv2.setNumThreads(1)
     city = json.loads(photo.with_suffix(".json").read_text())["city"]
-    try:
-        found = vision.read_photo(photo.read_bytes(), load_profile(profile), city["rules"], city["variant"])
-        pieces = found[1].to_json()["pieces"]
-    except vision.VisionError:
-        pieces = []
-    return dict(compare(city["pieces"], pieces))
+    return dict(read_errors(photo.read_bytes(), city, load_profile(profile)))
 
 
 def _read_all(tasks: list[tuple[Path, str | None]], jobs: int) -> list[dict]:

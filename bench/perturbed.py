@@ -30,11 +30,10 @@ for _threads in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"): 
 import cv2
 import numpy as np
 
-import vision
 from calibration import Profile, load_profile
 
-from .compare import ERROR_KINDS, compare
-from .vision import ensure_set
+from .compare import ERROR_KINDS
+from .vision import ensure_set, read_errors
 
 RESULTS = Path(__file__).parent / "results" / "perturbed.json"
 QUALITY = 92  # JPEG quality the changed photos are saved at
@@ -201,15 +200,9 @@ def _errors(task: tuple[Path, str, Profile]) -> dict:
     in has every piece missed)."""
     photo, change, profile = task
     record = json.loads(photo.with_suffix(".json").read_text())
-    truth = record["city"]["pieces"]
     centres = np.array([p["base_center_xy"] for p in record["pieces"]])
     data = changed(photo.read_bytes(), change, int(photo.stem.split("_")[-1]), centres)
-    try:
-        city = record["city"]
-        found = vision.read_photo(data, profile, city["rules"], city["variant"])[1].to_json()["pieces"]
-    except vision.VisionError:
-        found = []
-    return dict(compare(truth, found))
+    return dict(read_errors(data, record["city"], profile))
 
 
 def main() -> None:

@@ -121,6 +121,15 @@ def main() -> None:
     print(json.dumps(result, indent=2))
 
 
+def read_errors(data: bytes, city: dict, profile) -> Counter:
+    """The errors (:func:`compare.compare`) of the photo ``data`` as :func:`vision.read_photo`
+    reads it with ``profile``, told the special rules and the variant of its true ``city``
+    (design.md section 2), against that city's pieces; a photo no reading finds a city in has
+    every piece missed."""
+    found = _read(data, profile.working_side, profile, (city["rules"], city["variant"]))
+    return compare(city["pieces"], found["pieces"])
+
+
 def _read(data: bytes, side: int, profile, game: tuple) -> dict:
     """The ``detect --json`` object of the photo ``data`` (its ``pieces``, ``doubtful_empty``
     cells and ``grid`` among the rest) as read by :func:`vision.read_photo`, first worked on
