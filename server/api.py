@@ -52,9 +52,10 @@ def detect():
     """A photo (multipart field ``photo``) -> the ``detect --json`` object, plus ``photo``
     (the stored photo's name), ``photo_url`` and ``uncertain_below`` (the profile's confidence
     under which a piece is uncertain). Optional fields: ``profile`` (a calibration profile
-    name), ``rules`` (comma-separated ids of the rules in play) and ``variant`` ("standard"
-    or "small-city"; where not sent, the city is written as standard), written into the city;
-    the photo is read knowing them (see :func:`vision.read_photo`)."""
+    name; else the site's, see :func:`_profile`), ``rules`` (comma-separated ids of the rules
+    in play) and ``variant`` ("standard" or "small-city"; where not sent, the city is written
+    as standard), written into the city; the photo is read knowing them (see
+    :func:`vision.read_photo`)."""
     upload = request.files.get("photo")
     if upload is None:
         raise ApiError("missing field 'photo': take or choose a photo of the city")
@@ -190,12 +191,14 @@ def _rule_ids(text: str) -> list[str] | None:
 
 
 def _profile(name: str | None):
-    """The calibration profile named by the form (the default one when none is named). Only
-    names of bundled profiles are accepted: a path from a phone must not reach the disk."""
+    """The calibration profile named by the form; where none is named, the site's own
+    (``PROFILE`` in the app's config: a bundled profile's name or a profile file, as
+    ``citycam serve --profile`` sets it), else the default. Only names of bundled profiles
+    are accepted from the form: a path from a phone must not reach the disk."""
     if name and not PROFILE_NAME.match(name):
         raise ApiError("'profile' must be the name of a calibration profile")
     try:
-        return load_profile(name)
+        return load_profile(name or current_app.config.get("PROFILE"))
     except ProfileError as exc:
         raise ApiError(str(exc)) from None
 

@@ -69,6 +69,8 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("serve", help="run the phone site")
     p.add_argument("--host", default="0.0.0.0")
     p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--profile", help="profile name or file to read the phone's photos with (default: the bundled "
+                                     "default), such as one `citycam calibrate` made")
     p.set_defaults(run=_serve)
     return parser
 
@@ -212,7 +214,9 @@ def _calibrate(args) -> int:
 def _serve(args) -> int:
     from .serving import serve
 
-    serve(args.host, args.port)
+    if args.profile is not None:
+        _profile(args.profile)  # a profile that does not load stops the site before it starts
+    serve(args.host, args.port, args.profile)
     return 0
 
 

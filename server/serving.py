@@ -48,10 +48,14 @@ def qr_text(url: str) -> str:
     return out.getvalue()
 
 
-def serve(host: str, port: int) -> None:
-    """Serve the site on ``host:port`` until interrupted, after printing where to find it."""
+def serve(host: str, port: int, profile: str | None = None) -> None:
+    """Serve the site on ``host:port`` until interrupted, after printing where to find it;
+    photos are read with the calibration ``profile`` (a bundled profile's name or a profile
+    file) where the phone names none."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     app = create_app()
+    if profile is not None:
+        app.config["PROFILE"] = profile
     urls = site_urls(host, port)
     print("citycam is running. On a phone on the same network, open:")
     for url in urls:

@@ -153,6 +153,12 @@ def test_calibrate_needs_the_calibration_layout(tmp_path):
     assert not (tmp_path / "mine.json").exists()
 
 
+def test_serve_refuses_a_profile_that_does_not_load_before_it_starts(tmp_path):
+    code, out, err = citycam("serve", "--port", "0", "--profile", tmp_path / "missing.json")
+    assert code == 2 and err.startswith("citycam: no profile") and "missing.json" in err
+    assert "citycam is running" not in out
+
+
 def test_calibrate_then_detect_with_the_profile_made(tmp_path):
     from bench.scenegen.scene import make_scene
     from calibration.calibrate import layout_city

@@ -142,3 +142,30 @@ def test_the_variant_sent_is_read_and_written_into_the_city(client, sample_photo
     upload = {"photo": (io.BytesIO(sample_photo.read_bytes()), "photo.jpg"), "variant": "tiny-town"}
     response = client.post("/api/detect", data=upload, content_type="multipart/form-data")
     assert response.status_code == 400 and "tiny-town" in response.get_json()["error"]
+
+
+def test_the_site_reads_with_its_own_profile_where_the_phone_names_none(tmp_path, sample_photo, monkeypatch):
+    """``citycam serve --profile`` sets the site's profile (one ``citycam calibrate`` made,
+    say): a photo sent without a profile is read with it, one naming a bundled profile with
+    that one."""
+    import dataclasses
+
+    import server.api
+    from calibration import load_profile, save_profile
+    from vision import BoardNotFound
+
+    path = tmp_path / "mytable.json"
+    save_profile(dataclasses.replace(load_profile(), name="mytable"), path)
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "c.sqlite"), "PHOTO_DIR": str(tmp_path / "photos"),
+                      "PROFILE": str(path)})
+    used = []
+
+    def read_photo(data, profile, rules, variant):
+        used.append(profile.name)
+        raise BoardNotFound("no city in this photo")
+    monkeypatch.setattr(server.api, "read_photo", read_photo)
+    for form in ({}, {"profile": "default"}):
+        upload = {"photo": (io.BytesIO(sample_photo.read_bytes()), "photo.jpg"), **form}
+        response = app.test_client().post("/api/detect", data=upload, content_type="multipart/form-data")
+        assert response.status_code == 400 and "no city" in response.get_json()["error"]
+    assert used == ["mytable", "default"]
