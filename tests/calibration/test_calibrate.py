@@ -62,3 +62,26 @@ def test_a_piece_read_beside_the_block_is_left_out(tmp_path):
     assert _all_read_right(report) and "sizes: 15/15 read as laid out" in report
     assert "1 piece(s) outside the block left out" in report
     assert load_profile(str(path)).piece_colors != load_profile().piece_colors
+
+
+def test_a_profile_calibrated_to_another_maker_s_pieces_reads_their_colours(tmp_path):
+    """Pieces of other plastics (``make_scene(..., plastics="vivid")``) on a white table: the
+    default profile misreads two colours of this city, the profile calibrated on a photo of
+    those pieces' layout (another photo: its own light and camera) reads it exactly."""
+    from bench.calibrate import layout_scene
+    from bench.compare import compare
+
+    cv2.setNumThreads(1)
+    layout, _ = make_scene(5, layout_scene(5, "white"), scale=0.3, city=LAYOUT, plastics="vivid")
+    path, report = calibrate_from_photo(load_photo(layout, load_profile().working_side), load_profile(),
+                                        str(tmp_path / "vivid.json"))
+    assert _all_read_right(report)
+    photo, truth = make_scene(5, 6, scale=0.3, plastics="vivid")
+    assert truth["scene"]["table"] == "white"
+    city = truth["city"]
+
+    def errors(profile):
+        found = vision.read_photo(photo, profile, city["rules"], city["variant"])[1].to_json()["pieces"]
+        return compare(city["pieces"], found)
+    assert errors(load_profile()) == {"wrong_color": 2}
+    assert errors(load_profile(str(path))) == {}
