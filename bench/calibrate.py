@@ -124,9 +124,9 @@ def figures(directory: Path, seed: int, count: int, plastics: str, tables: list[
     made = {table: calibrated(ensure_layout(directory, seed, table, plastics, scale),
                               profiles / f"{plastics}-{table}.json") for table in sorted({table_of[p] for p in photos})}
     result = {"calibration": {table: report for table, (_, report) in made.items()}}
+    paths = {table: str(path) if path else None for table, (path, _) in made.items()}
     for label in ("default", "calibrated"):
-        tasks = [(p, str(made[table_of[p]][0]) if label == "calibrated" and made[table_of[p]][0] else None)
-                 for p in photos]
+        tasks = [(p, paths[table_of[p]] if label == "calibrated" else None) for p in photos]
         result[label] = summary([(table_of[p], e) for p, e in zip(photos, _read_all(tasks, jobs))])
         print(f"{plastics} plastics, {label} profile: {result[label]['errors']} errors, "
               f"{result[label]['exact']} exact", flush=True)
