@@ -14,6 +14,7 @@ they were fitted to and of other plastics alike (``bench/calibrate.py``).
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -36,9 +37,47 @@ def layout_city() -> dict:
                        for r, color in enumerate(LAYOUT_ROWS) for c in range(3)]}
 
 
+@dataclass(frozen=True)
+class CalibrationReport:
+    """How the profile fitted to a layout photo reads it: of the ``candidates`` (the parts of
+    the layout's pieces that stand out of the table), ``read_right`` are read whole as their
+    piece's colour by the refitted piece model, the least by ``worst_margin`` (the cost of the
+    next colour less its own's: above 0 reads right); ``unseen`` colours had no candidate
+    (their model is kept as it was); ``sizes_right`` of the 15 pieces are read at their
+    laid-out size; ``left_out`` pieces read beside the block were left out."""
+
+    candidates: int
+    read_right: int
+    worst_margin: float
+    unseen: tuple[str, ...]
+    sizes_right: int
+    left_out: int
+
+    def lines(self) -> list[str]:
+        """The report in plain text, a line for colours, one for sizes and one for pieces left out."""
+        colours = (f"colours: {self.read_right}/{self.candidates} candidates read whole as their colour, "
+                   f"worst margin {self.worst_margin:.2f} (above 0 reads right)"
+                   + (f" ({', '.join(self.unseen)}: none stood out; kept as it was)" if self.unseen else ""))
+        return [colours, f"sizes: {self.sizes_right}/15 read as laid out"] + (
+            [f"{self.left_out} piece(s) outside the block left out"] if self.left_out else [])
+
+    def to_json(self) -> dict:
+        return {**dataclasses.asdict(self), "unseen": list(self.unseen)}
+
+
 def calibrate_from_photo(rgb: np.ndarray, profile: Profile, out: str) -> tuple[Path, str]:
-    """Fit a profile to ``rgb`` (uint8 (H, W, 3) RGB of the layout) and save it as ``out``
-    (a bundled name or a .json path). Returns the path and a plain-text report."""
+    """Fit a profile to ``rgb`` (uint8 (H, W, 3) RGB of the layout, :func:`fit_profile`) and
+    save it as ``out`` (a bundled name or a .json path). Returns the path and the report's text."""
+    path = Path(out) if out.endswith(".json") or "/" in out else PROFILE_DIR / f"{out}.json"
+    fitted, report = fit_profile(rgb, profile, path.stem)
+    save_profile(fitted, path)
+    return path, "\n".join(report.lines())
+
+
+def fit_profile(rgb: np.ndarray, profile: Profile, name: str) -> tuple[Profile, CalibrationReport]:
+    """``profile`` fitted to ``rgb`` (uint8 (H, W, 3) RGB of the layout) and named ``name``,
+    and how it reads the layout. Raises :class:`ProfileError` where the photo cannot be read
+    or shows no full 5 x 3 block."""
     import vision
 
     from .samples import candidate_samples
@@ -63,18 +102,14 @@ def calibrate_from_photo(rgb: np.ndarray, profile: Profile, out: str) -> tuple[P
     candidates = candidate_samples(found, outlines, np.array([p.center for p in pieces]), profile)
     piece_model = refit_piece_means(profile.piece_colors, *(np.array([s[k] for s in candidates]) for k in (1, 2, 3)),
                                     [colors[s[0]] for s in candidates])
-    fitted = dataclasses.replace(profile, name=Path(out).stem, piece_colors=piece_model)
-    path = Path(out) if out.endswith(".json") or "/" in out else PROFILE_DIR / f"{out}.json"
-    save_profile(fitted, path)
     margins = _margins(piece_model, candidates, colors)
-    unseen = sorted(set(COLOR_ORDER) - {colors[s[0]] for s in candidates}, key=COLOR_ORDER.index)
-    sizes_right = sum(p.size == layout_size(p.row - origin[0], p.col - origin[1]) for p in pieces)
-    report = (f"colours: {int((margins > 0).sum())}/{len(candidates)} candidates read whole as their colour, "
-              f"worst margin {margins.min() if len(margins) else 0.0:.2f} (above 0 reads right)"
-              + (f" ({', '.join(unseen)}: none stood out; kept as it was)" if unseen else "") + "\n"
-              f"sizes: {sizes_right}/15 read as laid out"
-              + (f"\n{len(seen) - 15} piece(s) outside the block left out" if len(seen) > 15 else ""))
-    return path, report
+    report = CalibrationReport(
+        candidates=len(candidates), read_right=int((margins > 0).sum()),
+        worst_margin=round(float(margins.min()), 2) if len(margins) else 0.0,
+        unseen=tuple(sorted(set(COLOR_ORDER) - {colors[s[0]] for s in candidates}, key=COLOR_ORDER.index)),
+        sizes_right=sum(p.size == layout_size(p.row - origin[0], p.col - origin[1]) for p in pieces),
+        left_out=len(seen) - len(pieces))
+    return dataclasses.replace(profile, name=name, piece_colors=piece_model), report
 
 
 def _block_origin(pieces: list) -> tuple[int, int] | None:

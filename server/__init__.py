@@ -1,7 +1,8 @@
 """The citycam phone site: a Flask app serving the pages and the JSON API.
 
-``create_app()`` builds it (flaskr style); the database and photos live in the instance
-folder and the schema is migrated when the app is created.
+``create_app()`` builds it (flaskr style); the database, the photos and the player's
+calibration (:mod:`server.profiles`) live in the instance folder, and the schema is migrated
+when the app is created.
 """
 from __future__ import annotations
 
@@ -36,6 +37,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config.from_pyfile("config.py", silent=True)
     else:
         app.config.from_mapping(test_config)
+    # the player's calibration is kept beside the games (tests with their own database get their own)
+    app.config.setdefault("CALIBRATION", os.path.join(os.path.dirname(app.config["DATABASE"]), "calibration.json"))
     app.json.sort_keys = False
     os.makedirs(app.instance_path, exist_ok=True)
     os.makedirs(app.config["PHOTO_DIR"], exist_ok=True)

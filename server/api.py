@@ -8,11 +8,12 @@ import re
 from flask import Blueprint, Response, current_app, jsonify, request, send_from_directory, url_for
 
 from calibration import ProfileError, load_profile
+from calibration.calibrate import fit_profile
 from scorer import RULES, CityError, parse_city, rules_json, score
 from scorer.city import parse_variant
-from vision import VisionError, read_photo
+from vision import VisionError, load_photo, read_photo
 
-from . import games, transfer
+from . import games, profiles, transfer
 from .db import get_db
 from .photos import delete_photos, photo_exists, save_photo
 from .records import GameError, build_game
@@ -51,18 +52,14 @@ def list_rules():
 def detect():
     """A photo (multipart field ``photo``) -> the ``detect --json`` object, plus ``photo``
     (the stored photo's name), ``photo_url`` and ``uncertain_below`` (the profile's confidence
-    under which a piece is uncertain). Optional fields: ``profile`` (a calibration profile
-    name; else the site's, see :func:`_profile`), ``rules`` (comma-separated ids of the rules
+    under which a piece is uncertain) and ``profile`` (the name of the profile it was read
+    with). Optional fields: ``profile`` (a bundled profile's name; else the site's, see
+    :func:`profiles.site_profile`), ``rules`` (comma-separated ids of the rules
     in play) and ``variant`` ("standard" or "small-city"; where not sent, the city is written
     as standard), written into the city; the photo is read knowing them (see
     :func:`vision.read_photo`)."""
-    upload = request.files.get("photo")
-    if upload is None:
-        raise ApiError("missing field 'photo': take or choose a photo of the city")
-    data = upload.read()
-    if not data:
-        raise ApiError("the photo is empty (0 bytes); take or choose it again")
-    profile = _profile(request.form.get("profile"))
+    data = _photo_bytes("take or choose a photo of the city")
+    profile, warning = _profile(request.form.get("profile"))
     rules = _rule_ids(request.form.get("rules", ""))
     told = request.form.get("variant")
     variant = parse_variant(told) if told else None
@@ -71,10 +68,41 @@ def detect():
     except VisionError as exc:
         raise ApiError(str(exc)) from None
     out = detection.to_json(rules, variant or "standard")
+    out["warnings"] += [warning] if warning else []
+    out["profile"] = profile.name
     out["photo"] = save_photo(rgb, current_app.config["PHOTO_DIR"])
     out["photo_url"] = url_for("api.photo", name=out["photo"])
     out["uncertain_below"] = profile.max_uncertain_confidence
     return jsonify(out)
+
+
+@bp.get("/calibration")
+def calibration():
+    """The site's calibration to the player's pieces (:func:`profiles.calibration_status`)."""
+    return jsonify(_status())
+
+
+@bp.post("/calibration")
+def calibrate():
+    """A photo of the calibration layout (multipart field ``photo``; calibration/calibrate.py
+    says how the pieces are laid out) -> the site's profile fitted to it, kept and used for
+    every photo from now on; answers 201 and the calibration's status. A photo that shows no
+    full layout is refused (400) and the calibration kept before stays."""
+    data = _photo_bytes("take or choose a photo of the calibration layout")
+    try:
+        base = profiles.base_profile()
+        fitted, report = fit_profile(load_photo(data, base.working_side), base, profiles.CALIBRATED_NAME)
+    except (VisionError, ProfileError) as exc:
+        raise ApiError(str(exc)) from None
+    profiles.save_calibration(fitted, report)
+    return jsonify(_status()), 201
+
+
+@bp.delete("/calibration")
+def forget_calibration():
+    """Photos are read with the site's profile again; the status after."""
+    profiles.forget_calibration()
+    return jsonify(_status())
 
 
 @bp.post("/score")
@@ -150,6 +178,24 @@ def photo(name: str):
     return send_from_directory(current_app.config["PHOTO_DIR"], name, max_age=7 * 24 * 3600)
 
 
+def _photo_bytes(hint: str) -> bytes:
+    """The bytes of the multipart field ``photo``; ``hint`` says what to send where it is missing."""
+    upload = request.files.get("photo")
+    if upload is None:
+        raise ApiError(f"missing field 'photo': {hint}")
+    data = upload.read()
+    if not data:
+        raise ApiError("the photo is empty (0 bytes); take or choose it again")
+    return data
+
+
+def _status() -> dict:
+    try:
+        return profiles.calibration_status()
+    except ProfileError as exc:
+        raise ApiError(str(exc)) from None
+
+
 def _game_or_404(game_id: int) -> dict:
     game = games.get_game(get_db(), game_id)
     if game is None:
@@ -191,14 +237,13 @@ def _rule_ids(text: str) -> list[str] | None:
 
 
 def _profile(name: str | None):
-    """The calibration profile named by the form; where none is named, the site's own
-    (``PROFILE`` in the app's config: a bundled profile's name or a profile file, as
-    ``citycam serve --profile`` sets it), else the default. Only names of bundled profiles
-    are accepted from the form: a path from a phone must not reach the disk."""
+    """The profile named by the form (only bundled profiles' names are accepted: a path from
+    a phone must not reach the disk), else the site's (:func:`profiles.site_profile`), and a
+    warning for the player, or None."""
     if name and not PROFILE_NAME.match(name):
         raise ApiError("'profile' must be the name of a calibration profile")
     try:
-        return load_profile(name or current_app.config.get("PROFILE"))
+        return (load_profile(name), None) if name else profiles.site_profile()
     except ProfileError as exc:
         raise ApiError(str(exc)) from None
 

@@ -70,7 +70,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--host", default="0.0.0.0")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--profile", help="profile name or file to read the phone's photos with (default: the bundled "
-                                     "default), such as one `citycam calibrate` made")
+                                     "default), such as one `citycam calibrate` made; a calibration made on the "
+                                     "phone's /calibrate page comes first, and starts from this one")
     p.set_defaults(run=_serve)
     return parser
 

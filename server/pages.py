@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, render_template
 
+from calibration.calibrate import LAYOUT_ROWS, layout_size
 from scorer import rules_json
 
 from . import games
@@ -34,6 +35,13 @@ def review():
 @bp.get("/manual")
 def manual():
     return render_template("review.html", source="manual", rules=rules_json())
+
+
+@bp.get("/calibrate")
+def calibrate():
+    """Calibrating the site to the player's pieces; the layout drawn from calibration.calibrate."""
+    layout = [[(color, layout_size(row, col)) for col in range(3)] for row, color in enumerate(LAYOUT_ROWS)]
+    return render_template("calibrate.html", layout=layout)
 
 
 @bp.get("/history")
