@@ -127,11 +127,11 @@ def _block_origin(pieces: list) -> tuple[int, int] | None:
 
 def _margins(model, candidates: list, colors: list[str]) -> np.ndarray:
     """Per candidate (:func:`calibration.samples.candidate_samples`: piece index, feature,
-    chroma, level), how far the piece ``model`` reads it as its piece's colour (``colors``, by
+    chroma, level, offset), how far the piece ``model`` reads it as its piece's colour (``colors``, by
     piece): the least cost of another colour less its own colour's cost (N,) float64."""
     if not candidates:
         return np.zeros(0)
-    costs = model.costs(*(np.array([s[k] for s in candidates]).reshape(len(candidates), -1) for k in (1, 2, 3)))
+    costs = model.costs(*(np.array([s[k] for s in candidates]).reshape(len(candidates), -1) for k in (1, 2, 3, 4)))
     own = np.array([COLOR_ORDER.index(colors[s[0]]) for s in candidates])
     others = np.where(np.eye(len(COLOR_ORDER), dtype=bool)[own], np.inf, costs)
     return others.min(axis=1) - costs[np.arange(len(own)), own]

@@ -50,10 +50,10 @@ _TRIM_CONSISTENCY = _TRIM / (math.erf(math.sqrt(7.8147 / 2))
 
 
 def fit_piece_colors(features: np.ndarray, chromas: np.ndarray, levels: np.ndarray,
-                     colors: list[str], outlier_cost: float, brighter_spread: float) -> PieceColorModel:
+                     colors: list[str], like: PieceColorModel) -> PieceColorModel:
     """Fit :class:`PieceColorModel` to samples: ``features`` (N, 3) (less their photos'
-    offsets), ``chromas`` (N, 3), ``levels`` (N,), ``colors`` N names; ``outlier_cost`` and
-    ``brighter_spread`` are kept as given. The covariance of each colour is measured on the
+    offsets), ``chromas`` (N, 3), ``levels`` (N,), ``colors`` N names; the means and
+    covariances are fitted, the rest kept from ``like`` (its outlier cost and spreads). The covariance of each colour is measured on the
     ``_TRIM`` share of its samples nearest its mean (a candidate matched to the wrong piece,
     or half a piece, is not how the colour varies). Raises ValueError if a colour has fewer
     than 20 samples."""
@@ -71,7 +71,7 @@ def fit_piece_colors(features: np.ndarray, chromas: np.ndarray, levels: np.ndarr
         kept = residual[spread <= np.quantile(spread, _TRIM)]
         coefficients[color] = tuple(tuple(np.round(row, 4)) for row in coef)
         covariance[color] = tuple(tuple(np.round(row, 6)) for row in np.cov(kept.T) * _TRIM_CONSISTENCY)
-    return PieceColorModel(coefficients, covariance, outlier_cost, brighter_spread)
+    return dataclasses.replace(like, coefficients=coefficients, covariance=covariance)
 
 
 def refit_piece_means(model: PieceColorModel, features: np.ndarray, chromas: np.ndarray,

@@ -47,7 +47,7 @@ def photo_samples(photo: Path, profile: Profile, pixel: bool, piece: bool) -> tu
         if found is not None and found.plain:
             centres = np.array([p["base_center_xy"] for p in alone]) * scale
             piece_samples = [(f, c, lv, alone[k]["color"])
-                             for k, f, c, lv in candidate_samples(found, outlines, centres, profile)]
+                             for k, f, c, lv, _ in candidate_samples(found, outlines, centres, profile)]
     return pixel_samples, piece_samples
 
 
@@ -84,8 +84,7 @@ def main() -> None:
               f"min margin {report['min_margin']:.2f}, median margin {report['median_margin']:.2f}")
     if piece:
         features, chromas, levels, colors = (np.array([s[k] for s in piece_samples]) for k in range(4))
-        piece_model = fit_piece_colors(features, chromas, levels, list(colors), profile.piece_colors.outlier_cost,
-                                       profile.piece_colors.brighter_spread)
+        piece_model = fit_piece_colors(features, chromas, levels, list(colors), profile.piece_colors)
         read = np.array(COLOR_ORDER)[piece_model.costs(features, chromas, levels).argmin(axis=1)]
         profile = dataclasses.replace(profile, piece_colors=piece_model)
         print(f"piece model: {len(colors)} candidates on plain tables; {np.mean(read == colors):.4f} read right")

@@ -22,6 +22,7 @@ PROFILE_DIR = Path(__file__).parent / "profiles"
 FORMAT_VERSION = 1
 COLOR_ORDER = COLORS  # the scorer's colour order indexes every colour array in vision
 BLACK = COLOR_ORDER.index("black")  # the opaque colour: glossy black shows what it reflects, not the table
+_DEPTH_STEPS = np.linspace(-2.5, 2.5, 21)  # the log depths a tint is tried at, in units of its spread
 
 
 class ProfileError(ValueError):
@@ -86,27 +87,54 @@ class PieceColorModel:
     cost is measured and costs as a Gaussian of spread ``brighter_spread`` (0: none). Only a
     lift: a tint darker than its mean all over is what black looks like, and black, told by
     its darkness, is never lifted.
+    Another maker's plastic, or a thicker wall, holds more or less dye: the light it absorbs
+    from the table's goes as the dye it passes (Beer-Lambert), so each channel a tint darkens
+    (its mean log ratio to the table, the photo's offset put back, under 0) may be darkened
+    by a depth d times as much, log d costing as a Gaussian of spread ``tint_depth_spread``
+    (0: none); a channel brighter than the table (light the plastic sends back over a dark
+    one) is not absorption and is kept. Black is opaque and has no depth.
     """
 
     coefficients: dict[str, tuple[tuple[float, float, float], ...]]
     covariance: dict[str, tuple[tuple[float, float, float], ...]]
     outlier_cost: float
     brighter_spread: float
+    tint_depth_spread: float = 0.0
 
-    def costs(self, features: np.ndarray, chromas: np.ndarray, levels: np.ndarray) -> np.ndarray:
+    def costs(self, features: np.ndarray, chromas: np.ndarray, levels: np.ndarray,
+              offsets: np.ndarray | None = None) -> np.ndarray:
         """(N, 5) float64 negative log likelihood of each colour (COLOR_ORDER), up to a shared
-        constant, for ``features`` (N, 3), ``chromas`` (N, 3) and ``levels`` (N,)."""
+        constant, for ``features`` (N, 3), ``chromas`` (N, 3) and ``levels`` (N,). Where the
+        photos' ``offsets`` ((N, 3) or (3,), taken off the features) are given, each tinted
+        colour may be deeper or paler than its mean (see :attr:`tint_depth_spread`)."""
         features = np.asarray(features, np.float64).reshape(-1, 3)
         regressors = self.regressors(chromas, levels)
         coefficients = np.array([self.coefficients[c] for c in COLOR_ORDER])  # (5, 5, 3)
         covariance = np.array([self.covariance[c] for c in COLOR_ORDER])  # (5, 3, 3)
-        residual = features[:, None, :] - np.einsum("nk,ckj->ncj", regressors, coefficients)
+        means = np.einsum("nk,ckj->ncj", regressors, coefficients)  # (N, 5, 3)
         inverse = np.linalg.inv(covariance)
+        constant = 0.5 * np.log(np.linalg.det(covariance))[None]
+        if offsets is None or self.tint_depth_spread <= 0:
+            return self._residual_costs(features[:, None, :] - means, inverse) + constant
+        seen = means + np.broadcast_to(np.asarray(offsets, np.float64), features.shape)[:, None, :]  # to the table
+        tinted = np.arange(len(COLOR_ORDER)) != BLACK
+        absorbed = np.where(tinted[None, :, None] & (seen < 0), seen, 0.0)
+        best = None
+        for log_depth in _DEPTH_STEPS * self.tint_depth_spread:
+            costs = self._residual_costs(features[:, None, :] - means - absorbed * (np.exp(log_depth) - 1), inverse)
+            costs += tinted * 0.5 * (log_depth / self.tint_depth_spread) ** 2
+            best = costs if best is None else np.minimum(best, costs)
+        return best + constant
+
+    def _residual_costs(self, residual: np.ndarray, inverse: np.ndarray) -> np.ndarray:
+        """(N, 5) half the Mahalanobis distance of each ``residual`` (N, 5, 3) (feature less
+        each colour's mean) in units of each colour's ``inverse`` covariance (5, 3, 3), a
+        tinted colour's brighter lift (:meth:`_lifts`) taken off and costed."""
         lift = self._lifts(residual, inverse)
         residual = residual - lift[..., None]
         mahalanobis = np.einsum("nci,cij,ncj->nc", residual, inverse, residual)
         lift_cost = 0.0 if self.brighter_spread <= 0 else (lift / self.brighter_spread) ** 2
-        return 0.5 * (mahalanobis + lift_cost) + 0.5 * np.log(np.linalg.det(covariance))[None]
+        return 0.5 * (mahalanobis + lift_cost)
 
     def _lifts(self, residual: np.ndarray, inverse: np.ndarray) -> np.ndarray:
         """(N, 5) the lift (a grey shift, at least 0; 0 for black) that, taken off each
@@ -312,15 +340,15 @@ def profile_from_json(data: dict, source: str = "profile") -> Profile:
                            spread=float(colors["spread"]),
                            brightness_weight={c: float(colors["brightness_weight"][c]) for c in COLOR_ORDER})
         pieces = data["piece_colors"]
-        if "brighter_spread" not in pieces:  # a profile made before tints were let look brighter
-            defaults = json.loads((PROFILE_DIR / "default.json").read_text())["piece_colors"]
-            pieces = {**pieces, "brighter_spread": defaults["brighter_spread"]}
-            logger.info("%s: brighter_spread taken from the default profile", source)
+        for later in ("brighter_spread", "tint_depth_spread"):  # made before tints could look brighter, deeper
+            if later not in pieces:
+                pieces = {**pieces, later: json.loads((PROFILE_DIR / "default.json").read_text())["piece_colors"][later]}
+                logger.info("%s: %s taken from the default profile", source, later)
         piece_model = PieceColorModel(
             coefficients={c: _matrix(pieces["coefficients"][c], (5, 3)) for c in COLOR_ORDER},
             covariance={c: _matrix(pieces["covariance"][c], (3, 3)) for c in COLOR_ORDER},
             outlier_cost=float(pieces["outlier_cost"]),
-            brighter_spread=float(pieces["brighter_spread"]))
+            brighter_spread=float(pieces["brighter_spread"]), tint_depth_spread=float(pieces["tint_depth_spread"]))
         if any(np.linalg.eigvalsh(np.array(m)).min() <= 0 for m in piece_model.covariance.values()):
             raise ValueError("a piece colour's covariance is not positive definite")
         names = {f.name for f in fields(Profile)} - {"colors", "piece_colors"}

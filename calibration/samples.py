@@ -29,9 +29,9 @@ def outline_samples(rgb: np.ndarray, outlines: list[np.ndarray],
 
 
 def candidate_samples(found: Candidates, outlines: list[np.ndarray], centres: np.ndarray,
-                      profile: Profile) -> list[tuple[int, np.ndarray, np.ndarray, float]]:
-    """(piece index, feature less the photo's offset (3,), table chroma (3,), table level) of
-    each candidate of ``found`` whose centre lies in a piece's outline (the piece whose
+                      profile: Profile) -> list[tuple[int, np.ndarray, np.ndarray, float, np.ndarray]]:
+    """(piece index, feature less the photo's offset (3,), table chroma (3,), table level, the
+    photo's offset (3,)) of each candidate of ``found`` whose centre lies in a piece's outline (the piece whose
     ``centres`` (N, 2) (x, y) is nearest, where outlines overlap): what
     :class:`calibration.PieceColorModel` reads."""
     features = np.array([b.feature for b in found.blobs])
@@ -43,5 +43,5 @@ def candidate_samples(found: Candidates, outlines: list[np.ndarray], centres: np
         inside = [k for k, hull in enumerate(hulls) if cv2.pointPolygonTest(hull, blob.center, False) >= 0]
         if inside:
             nearest = min(inside, key=lambda k: float(np.hypot(*(centres[k] - blob.center))))
-            samples.append((nearest, feature, blob.chroma, blob.level))
+            samples.append((nearest, feature, blob.chroma, blob.level, offset))
     return samples

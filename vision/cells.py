@@ -167,7 +167,7 @@ def _read_pieces(blobs: list[Blob], image_size: tuple[int, int], spacing_hint: f
     offset = shared_offset(features, chromas, profile)
     outlier = profile.piece_colors.outlier_cost if plain else None
     if plain:
-        costs = profile.piece_colors.costs(features - offset, chromas, np.array([b.level for b in blobs]))
+        costs = profile.piece_colors.costs(features - offset, chromas, np.array([b.level for b in blobs]), offset)
         colors = costs.argmin(axis=1)
     else:
         costs = color_costs(features, chromas, profile.colors, offset)

@@ -210,7 +210,7 @@ class PhotoColours:
         """The colour index of a piece whose median log ratio is ``feature`` (3,), among the
         colours not ``full`` ((5,) bool: as many pieces as a set has)."""
         if self.plain:
-            cost = self.model.costs(feature - self.offset, self.chroma, np.array([self.level]))[0]
+            cost = self.model.costs(feature - self.offset, self.chroma, np.array([self.level]), self.offset)[0]
         else:
             cost = np.linalg.norm(self.expected - feature, axis=1)
         cost[full] = np.inf

@@ -76,7 +76,7 @@ def test_a_profile_calibrated_to_another_maker_s_pieces_reads_their_colours(tmp_
     path, report = calibrate_from_photo(load_photo(layout, load_profile().working_side), load_profile(),
                                         str(tmp_path / "vivid.json"))
     assert _all_read_right(report)
-    photo, truth = make_scene(5, 6, scale=0.3, plastics="vivid")
+    photo, truth = make_scene(5, 19, scale=0.3, plastics="vivid")
     assert truth["scene"]["table"] == "white"
     city = truth["city"]
 

@@ -29,7 +29,7 @@ def draw(model, per_color: int, seed: int):
 
 def test_the_piece_model_is_recovered_from_samples_drawn_from_it():
     features, chromas, levels, colors = draw(TRUTH, 3000, seed=1)
-    fitted = fit_piece_colors(features, chromas, levels, colors, TRUTH.outlier_cost, TRUTH.brighter_spread)
+    fitted = fit_piece_colors(features, chromas, levels, colors, TRUTH)
     tables = TRUTH.regressors(chromas[::50], levels[::50])  # a chroma sums to 0: compare the means, not
     for color in COLOR_ORDER:                               # coefficients that trade off against each other
         sd = np.sqrt(np.diag(TRUTH.covariance[color]))
@@ -63,7 +63,7 @@ def test_a_colour_without_enough_samples_is_refused():
     features, chromas, levels, colors = draw(TRUTH, 30, seed=4)
     keep = [k for k, c in enumerate(colors) if c != "green" or k % 3 == 0]  # 10 green samples
     with pytest.raises(ValueError, match="10 samples of green"):
-        fit_piece_colors(features[keep], chromas[keep], levels[keep], [colors[k] for k in keep], -2.0, 0.4)
+        fit_piece_colors(features[keep], chromas[keep], levels[keep], [colors[k] for k in keep], TRUTH)
 
 
 def tables(count: int, seed: int):
@@ -98,3 +98,37 @@ def test_only_a_tint_is_lifted_and_only_up():
         assert np.allclose(TRUTH.costs(darker, chroma, level)[:, k], unlifted.costs(darker, chroma, level)[:, k])
     anything = rng.normal(0, 1, (50, 3))
     assert np.allclose(TRUTH.costs(anything, chroma, level)[:, BLACK], unlifted.costs(anything, chroma, level)[:, BLACK])
+
+
+def test_a_more_deeply_dyed_or_paler_tint_keeps_its_colour_where_the_offset_is_told():
+    """Another maker's pieces, dyed 1.8 times as deeply or half as deeply: samples drawn from
+    the model, each channel their tint darkens (the log ratio to the table, the photo's
+    offset put back, under 0) scaled so (Beer-Lambert: it goes as the dye the light passes).
+    Blue, whose spread is the narrowest, reads far worse without the depth; black is opaque
+    and is not deepened."""
+    features, chromas, levels, colors = draw(TRUTH, 300, seed=11)
+    offset = np.array([-0.2, -0.2, -0.2])
+    index = np.array([COLOR_ORDER.index(c) for c in colors])
+    shallow = dataclasses.replace(TRUTH, tint_depth_spread=0.0)
+    assert TRUTH.tint_depth_spread > 0
+    for depth in (1.8, 0.5):
+        absorbed = (index != BLACK)[:, None] & (features + offset < 0)  # what the dye takes from the table
+        seen = np.where(absorbed, depth * (features + offset) - offset, features)
+        right = TRUTH.costs(seen, chromas, levels, offset).argmin(axis=1) == index
+        wrong = shallow.costs(seen, chromas, levels, offset).argmin(axis=1) != index
+        for k, color in enumerate(COLOR_ORDER):
+            assert np.mean(right[index == k]) > 0.95, (color, depth)
+        assert np.mean(wrong[index == COLOR_ORDER.index("blue")]) > 0.15, depth
+    assert np.array_equal(shallow.costs(features, chromas, levels, offset), shallow.costs(features, chromas, levels))
+
+
+def test_a_tint_at_its_mean_costs_no_more_for_its_depth_and_black_has_none():
+    chroma, level = tables(50, seed=9)
+    offset = np.array([0.1, 0.1, 0.1])
+    rng = np.random.default_rng(10)
+    for color in COLOR_ORDER:
+        mean = TRUTH.regressors(chroma, level) @ np.array(TRUTH.coefficients[color])
+        k = COLOR_ORDER.index(color)
+        assert np.allclose(TRUTH.costs(mean, chroma, level, offset)[:, k], TRUTH.costs(mean, chroma, level)[:, k])
+    anything = rng.normal(0, 1, (50, 3))
+    assert np.allclose(TRUTH.costs(anything, chroma, level, offset)[:, BLACK], TRUTH.costs(anything, chroma, level)[:, BLACK])

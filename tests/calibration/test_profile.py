@@ -64,13 +64,15 @@ def test_a_saved_profile_loads_as_it_was(tmp_path):
     assert load_profile(str(tmp_path / "copy.json")) == profile
 
 
-def test_a_profile_whose_piece_colours_lack_the_lift_takes_the_defaults(tmp_path, caplog):
+def test_a_profile_whose_piece_colours_lack_the_lift_and_the_depth_takes_the_defaults(tmp_path, caplog):
     data = default_json()
     data["piece_colors"]["outlier_cost"] = -3.0  # its own
-    del data["piece_colors"]["brighter_spread"]
+    del data["piece_colors"]["brighter_spread"], data["piece_colors"]["tint_depth_spread"]
     (tmp_path / "a.json").write_text(json.dumps(data))
     with caplog.at_level("INFO", logger="calibration.profile"):
         profile = load_profile(str(tmp_path / "a.json"))
     assert profile.piece_colors.brighter_spread == default_json()["piece_colors"]["brighter_spread"] > 0
+    assert profile.piece_colors.tint_depth_spread == default_json()["piece_colors"]["tint_depth_spread"] > 0
     assert profile.piece_colors.outlier_cost == -3.0
     assert "brighter_spread taken from the default" in caplog.text
+    assert "tint_depth_spread taken from the default" in caplog.text

@@ -226,3 +226,24 @@ def test_a_piece_placed_far_apart_from_the_city_is_read_on_its_cell():
     data = cv2.imencode(".png", bgr)[1].tobytes()
     copy = dict(red, col=8)
     assert key(vision.read_photo(data, PROFILE)[1].to_json()["pieces"]) == key(found["city"]["pieces"] + [copy])
+
+
+def test_another_maker_s_more_deeply_dyed_pieces_are_read_by_the_depth_of_their_tint():
+    """Pieces of other plastics (``make_scene(..., plastics="vivid")``: a blue dyed about twice
+    as deeply) on a white table, rendered small: the default profile reads the city exactly,
+    letting a tint be deeper than its mean; without that (``tint_depth_spread`` 0) two blue
+    smalls read yellow."""
+    import cv2
+
+    from bench.compare import compare
+    from bench.scenegen.scene import make_scene
+
+    cv2.setNumThreads(1)
+    photo, scene = make_scene(5, 6, scale=0.3, plastics="vivid")
+    city = scene["city"]
+    shallow = dataclasses.replace(PROFILE, piece_colors=dataclasses.replace(PROFILE.piece_colors, tint_depth_spread=0.0))
+
+    def errors(profile):
+        return compare(city["pieces"], vision.read_photo(photo, profile, city["rules"], city["variant"])[1].to_json()["pieces"])
+    assert errors(PROFILE) == {}
+    assert errors(shallow) == {"wrong_color": 2}
