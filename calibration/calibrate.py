@@ -127,8 +127,9 @@ def _block_origin(pieces: list) -> tuple[int, int] | None:
 
 def _margins(model, candidates: list, colors: list[str]) -> np.ndarray:
     """Per candidate (:func:`calibration.samples.candidate_samples`: piece index, feature,
-    chroma, level, offset), how far the piece ``model`` reads it as its piece's colour (``colors``, by
-    piece): the least cost of another colour less its own colour's cost (N,) float64."""
+    chroma, level, offset), how far the piece ``model`` reads it as its piece's colour
+    (``colors``, by piece): the least cost of another colour less its own colour's cost (N,)
+    float64."""
     if not candidates:
         return np.zeros(0)
     costs = model.costs(*(np.array([s[k] for s in candidates]).reshape(len(candidates), -1) for k in (1, 2, 3, 4)))

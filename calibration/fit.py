@@ -53,10 +53,10 @@ def fit_piece_colors(features: np.ndarray, chromas: np.ndarray, levels: np.ndarr
                      colors: list[str], like: PieceColorModel) -> PieceColorModel:
     """Fit :class:`PieceColorModel` to samples: ``features`` (N, 3) (less their photos'
     offsets), ``chromas`` (N, 3), ``levels`` (N,), ``colors`` N names; the means and
-    covariances are fitted, the rest kept from ``like`` (its outlier cost and spreads). The covariance of each colour is measured on the
-    ``_TRIM`` share of its samples nearest its mean (a candidate matched to the wrong piece,
-    or half a piece, is not how the colour varies). Raises ValueError if a colour has fewer
-    than 20 samples."""
+    covariances are fitted, the rest kept from ``like`` (its outlier cost and spreads). The
+    covariance of each colour is measured on the ``_TRIM`` share of its samples nearest its
+    mean (a candidate matched to the wrong piece, or half a piece, is not how the colour
+    varies). Raises ValueError if a colour has fewer than 20 samples."""
     features = np.asarray(features, np.float64)
     regressors = PieceColorModel.regressors(chromas, levels)
     index = np.array([COLOR_ORDER.index(c) for c in colors])

@@ -31,8 +31,8 @@ def outline_samples(rgb: np.ndarray, outlines: list[np.ndarray],
 def candidate_samples(found: Candidates, outlines: list[np.ndarray], centres: np.ndarray,
                       profile: Profile) -> list[tuple[int, np.ndarray, np.ndarray, float, np.ndarray]]:
     """(piece index, feature less the photo's offset (3,), table chroma (3,), table level, the
-    photo's offset (3,)) of each candidate of ``found`` whose centre lies in a piece's outline (the piece whose
-    ``centres`` (N, 2) (x, y) is nearest, where outlines overlap): what
+    photo's offset (3,)) of each candidate of ``found`` whose centre lies in a piece's outline
+    (the piece whose ``centres`` (N, 2) (x, y) is nearest, where outlines overlap): what
     :class:`calibration.PieceColorModel` reads."""
     features = np.array([b.feature for b in found.blobs])
     offset = shared_offset(features, np.array([b.chroma for b in found.blobs]), profile)
