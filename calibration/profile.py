@@ -328,7 +328,7 @@ def profile_from_json(data: dict, source: str = "profile") -> Profile:
             raise ProfileError(f"{source}: profile format version {data.get('version')!r}, expected {FORMAT_VERSION}")
         missing = sorted({f.name for f in fields(Profile)} - set(data) - {"colors"})
         if missing and "colors" in data:
-            defaults = json.loads((PROFILE_DIR / "default.json").read_text())
+            defaults = _default_json()
             data = {**{k: defaults[k] for k in missing if k in defaults}, **data}
             logger.info("%s: %s taken from the default profile", source, ", ".join(missing))
             if "piece_colors" in missing:
@@ -340,10 +340,13 @@ def profile_from_json(data: dict, source: str = "profile") -> Profile:
                            spread=float(colors["spread"]),
                            brightness_weight={c: float(colors["brightness_weight"][c]) for c in COLOR_ORDER})
         pieces = data["piece_colors"]
-        for later in ("brighter_spread", "tint_depth_spread"):  # made before tints could look brighter, deeper
-            if later not in pieces:
-                pieces = {**pieces, later: json.loads((PROFILE_DIR / "default.json").read_text())["piece_colors"][later]}
-                logger.info("%s: %s taken from the default profile", source, later)
+        # a profile made before tints could look brighter, or deeper, takes those spreads from the default
+        later = sorted({"brighter_spread", "tint_depth_spread"} - set(pieces))
+        if later:
+            defaults = _default_json()["piece_colors"]
+            pieces = {**{k: defaults[k] for k in later}, **pieces}
+            for name in later:
+                logger.info("%s: %s taken from the default profile", source, name)
         piece_model = PieceColorModel(
             coefficients={c: _matrix(pieces["coefficients"][c], (5, 3)) for c in COLOR_ORDER},
             covariance={c: _matrix(pieces["covariance"][c], (3, 3)) for c in COLOR_ORDER},
@@ -364,6 +367,11 @@ def profile_from_json(data: dict, source: str = "profile") -> Profile:
         if isinstance(exc, ProfileError):
             raise
         raise ProfileError(f"{source}: malformed profile ({exc})") from None
+
+
+def _default_json() -> dict:
+    """The bundled default profile's JSON form."""
+    return json.loads((PROFILE_DIR / "default.json").read_text())
 
 
 def _matrix(rows, shape: tuple[int, int]) -> tuple[tuple[float, ...], ...]:
