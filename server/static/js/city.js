@@ -77,6 +77,15 @@ export function setPiece(entry, row, col, level, change, defaults) {
   normalise(entry);
 }
 
+// How many of the pieces read from the photo the player has given another colour (the same
+// cell and level; the photo's cells are the entry's shifted by its offset).
+export function recoloured(entry) {
+  if (!entry.detected) return 0;
+  const { row: dr, col: dc } = entry.offset;
+  return entry.detected.pieces.filter((d) => entry.pieces.some((p) =>
+    p.row === d.row - dr && p.col === d.col - dc && p.level === (d.level || 0) && p.color !== d.color)).length;
+}
+
 export function isDoubtful(entry, row, col) {
   return (entry.doubtful || []).some((d) => d.row === row && d.col === col);
 }

@@ -1,6 +1,6 @@
 // Review (photo) and manual entry: fix cells with a tap, watch the score sheet follow, save.
 import { cellEditor } from "./celleditor.js";
-import { cityJson, manualEntry } from "./city.js";
+import { cityJson, manualEntry, recoloured } from "./city.js";
 import { renderGrid } from "./citygrid.js";
 import { api, clearDraft, describeGame, el, loadDraft, rulesById, saveDraft, showMessage } from "./common.js";
 import { cellAt, drawOverlay } from "./overlay.js";
@@ -16,6 +16,7 @@ let sheet = null;         // the latest score sheet from /api/score
 let selected = null;      // the sheet line whose cells are highlighted
 let scoring = 0;          // number of the latest /api/score request (older answers are dropped)
 let editor = null;
+const RECOLOURED_HINT = 2;  // pieces given another colour before calibrating is suggested
 
 function start() {
   if (!draft) {
@@ -89,6 +90,7 @@ function render() {
   const marks = { illegal: illegalCells(), highlight: highlightCells() };
   renderGrid($("grid"), entry, { editable: true, onTap: (row, col) => editor.open(row, col), ...marks });
   $("empty-hint").hidden = entry.pieces.length > 0;
+  $("calibrate-hint").hidden = recoloured(entry) < RECOLOURED_HINT;
   if (!$("photo-block").hidden) drawOverlay($("overlay"), entry, marks);
   renderPlayers();
 }

@@ -214,3 +214,33 @@ def test_a_sideways_photo_goes_up_upright_with_its_lens(page):
     jpeg = uploaded_form(page, photo)["photo"]
     assert load_photo(jpeg, 2000).shape[:2] == (2000, 1500)
     assert field_of_view(jpeg) == pytest.approx(field_of_view(photo.read_bytes()), abs=0.5)
+
+
+def test_recolouring_pieces_suggests_calibrating_and_the_game_is_kept(page, sample_photo):
+    """A player who gives two pieces read from the photo another colour is pointed to the
+    calibration page; the game in progress is there when they come back."""
+    start_photo_game(page)
+    page.locator("#gallery-input").set_input_files(str(sample_photo))
+    expect(page).to_have_url(re.compile(r"/review$"), timeout=90_000)
+    hint = page.locator("#calibrate-hint")
+    expect(hint).to_be_hidden()
+    _, entry = draft_entry(page)
+    cells = [(p["row"], p["col"]) for p in entry["pieces"]]
+    alone = [p for p in entry["pieces"] if cells.count((p["row"], p["col"])) == 1][:2]
+    assert len(alone) == 2, f"the detection has fewer than two cells of one piece: {entry['pieces']}"
+    editor = page.locator("#cell-editor")
+    for k, piece in enumerate(alone):
+        page.locator(f"#grid .cell[data-row='{piece['row']}'][data-col='{piece['col']}']").click()
+        other = "yellow" if piece["color"] == "red" else "red"
+        editor.locator(".layer[data-level='0'] .swatch[data-color='" + other + "']").click()
+        editor.get_by_role("button", name="Done").click()
+        if k == 0:
+            expect(hint).to_be_hidden()  # one misread colour is no pattern
+    expect(hint).to_be_visible()
+    edited = draft_entry(page)[1]["pieces"]
+    hint.get_by_role("link", name="calibrate it to them").click()
+    expect(page).to_have_url(re.compile(r"/calibrate$"))
+    page.go_back()
+    expect(page).to_have_url(re.compile(r"/review$"))
+    expect(hint).to_be_visible()
+    assert draft_entry(page)[1]["pieces"] == edited
