@@ -34,8 +34,9 @@ from calibration import ProfileError, load_profile
 from calibration.calibrate import calibrate_from_photo, layout_city
 
 from .compare import ERROR_KINDS
+from .scenegen.make_set import cached_truth, make_set
 from .scenegen.materials import PLASTICS
-from .scenegen.scene import VERSION, make_scene, sample_scene
+from .scenegen.scene import make_scene, sample_scene
 from .scenegen.textures import TABLE_KINDS
 from .vision import read_errors
 
@@ -56,18 +57,13 @@ def layout_scene(seed: int, table: str) -> int:
 def ensure_layout(directory: Path, seed: int, table: str, plastics: str, scale: float) -> Path:
     """The JPEG of the calibration layout on a ``table`` of that kind, with pieces of the
     ``plastics`` named, rendered into ``directory`` unless it is there already."""
-    photo = directory / f"layout_{table}.jpg"
+    stem = directory / f"layout_{table}"
     index = layout_scene(seed, table)
-    truth = photo.with_suffix(".json")
-    if photo.exists() and truth.exists():
-        scene = json.loads(truth.read_text())["scene"]
-        if (scene["seed"] == [seed, index] and scene["scale"] == scale and scene["version"] == VERSION
-                and scene.get("plastics") == plastics):
-            return photo
-    jpeg, gt = make_scene(seed, index, scale, city=layout_city(), plastics=plastics)
-    photo.write_bytes(jpeg)
-    truth.write_text(json.dumps(gt, indent=1))
-    return photo
+    if cached_truth(stem, seed, index, scale, None, plastics) is None:
+        jpeg, gt = make_scene(seed, index, scale, city=layout_city(), plastics=plastics)
+        stem.with_suffix(".jpg").write_bytes(jpeg)
+        stem.with_suffix(".json").write_text(json.dumps(gt, indent=1))
+    return stem.with_suffix(".jpg")
 
 
 def calibrated(layout: Path, out: Path) -> tuple[Path | None, str]:
@@ -134,8 +130,6 @@ def figures(directory: Path, seed: int, count: int, plastics: str, tables: list[
 
 
 def main() -> None:
-    from .scenegen.make_set import make_set
-
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=20270303, help="set seed (never tuned on)")
     parser.add_argument("--count", type=int, default=60)

@@ -28,8 +28,11 @@ def scene_name(i: int) -> str:
     return f"scene_{i:04d}"
 
 
-def _cached(out: Path, seed: int, i: int, scale: float, hfov: float | None, plastics: str | None) -> dict | None:
-    js, jpg = out / f"{scene_name(i)}.json", out / f"{scene_name(i)}.jpg"
+def cached_truth(stem: Path, seed: int, i: int, scale: float, hfov: float | None, plastics: str | None) -> dict | None:
+    """The ground truth of the scene rendered as ``stem``.jpg with ``stem``.json beside it,
+    where that JSON records scene ``i`` of set ``seed`` at this ``scale``, lens, ``plastics``
+    and generator version; else None (missing, unreadable or another scene: render it)."""
+    js, jpg = stem.with_suffix(".json"), stem.with_suffix(".jpg")
     if not (js.exists() and jpg.exists()):
         return None
     try:
@@ -69,7 +72,7 @@ def make_set(seed: int, indices: list[int], out: Path, scale: float = 1.0, jobs:
     todo = []
     count = len(indices)
     for i in indices:
-        gt = _cached(out, seed, i, scale, hfov, plastics)
+        gt = cached_truth(out / scene_name(i), seed, i, scale, hfov, plastics)
         if gt is None:
             todo.append(i)
         else:
