@@ -26,6 +26,14 @@ def test_capture_uses_the_rear_camera_and_the_gallery(client):
     assert 'capture="environment"' in html and 'id="gallery-input"' in html
 
 
+def test_capture_says_how_to_take_a_photo_that_reads_well(client):
+    """What misreads most, said before the photo is taken: a low lamp, cards on the city,
+    and a printed cloth whose colours are the pieces' own."""
+    html = client.get("/capture").data.decode()
+    assert "Light it from above" in html and "rule cards off the city" in html
+    assert "plain table reads best" in html and "print's own colours" in html
+
+
 def test_saved_game_page_and_unknown_game(client, city):
     game = client.post("/api/games", json={"city": city}).get_json()
     assert client.get(f"/games/{game['id']}").status_code == 200
