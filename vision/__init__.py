@@ -58,6 +58,9 @@ from .whole_set import as_whole_set
 
 logger = logging.getLogger(__name__)
 
+PATTERNED_TABLE_WARNING = ("the table looks patterned: pieces of its own colours can go unseen; "
+                           "check the empty cells beside the city")
+
 __all__ = ["read_photo", "analyze", "find_candidates", "Candidates", "load_photo", "draw_overlay", "Detection",
            "DetectedPiece", "VisionError", "PhotoError", "BoardNotFound"]
 
@@ -280,7 +283,9 @@ def _detect(rgb, view: tuple, found: Candidates, edges: EdgeTensor, cast: np.nda
     """The :class:`Detection` of the candidates ``found`` in ``rgb`` (see :func:`analyze`),
     in the table ``view`` (see :func:`_table_view`), without the shadows ``cast`` (bool
     (H, W)) where they are given; ``edges`` as for :func:`_read`; ``rules`` and ``variant``
-    as for :func:`analyze`."""
+    as for :func:`analyze`. On a printed table the detection warns that pieces of the
+    print's own colours can go unseen (``PATTERNED_TABLE_WARNING``): there they pass for the
+    print, and cloths hold half the errors of the benchmark's photos."""
     h, w = rgb.shape[:2]
     stacks = rules is None or MIXED_USE in rules
     larges_touch = rules is not None and CANADIAN_STYLE in rules
@@ -296,6 +301,8 @@ def _detect(rgb, view: tuple, found: Candidates, edges: EdgeTensor, cast: np.nda
             reading = black_on_doubted_cells(reading, found.log_ratio, edges, found.profile)
         reading = as_whole_set(reading, found.profile, edges, found.log_ratio if found.plain else found.strength,
                                stacks, larges_touch, variant, found.log_ratio)
+        if not found.plain:
+            reading = dataclasses.replace(reading, warnings=(*reading.warnings, PATTERNED_TABLE_WARNING))
     except np.linalg.LinAlgError:
         raise BoardNotFound("the pieces found do not sit on a grid; photograph the city from above") from None
     return build_detection(reading, (w, h), found.profile, 0.0)

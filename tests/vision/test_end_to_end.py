@@ -178,6 +178,15 @@ def test_every_sample_gives_a_contract_result_or_a_reason(name):
     assert not 0 <= x < w or not 0 <= y < h or (doubted[near] != overlay[near]).any()
 
 
+def test_a_patterned_table_is_warned_of_a_plain_one_not():
+    """On a printed cloth, pieces of the print's own colours can pass for it: the player is
+    told to check the empty cells beside the city. A wood table, and a cloth whose fine print
+    blurs into one colour (read as a plain table), are not warned of."""
+    assert vision.PATTERNED_TABLE_WARNING in read("scene_0191.jpg")[1].warnings
+    assert vision.PATTERNED_TABLE_WARNING not in read("scene_0002.jpg")[1].warnings
+    assert vision.PATTERNED_TABLE_WARNING not in read("scene_0179.jpg")[1].warnings
+
+
 def test_a_photo_of_an_empty_table_says_so():
     rng = np.random.default_rng(5)
     table = np.clip(np.array([170, 140, 110]) + rng.normal(0, 6, (600, 800, 3)), 0, 255).astype(np.uint8)
