@@ -236,7 +236,9 @@ def analyze(rgb, profile: Profile | None = None, cast: np.ndarray | None = None,
     beside a large one: the player may have placed them so. Where the rules are not known,
     stacks are read from hints and larges side by side cost as other pairs. A reading of
     about a whole set is read as the ``variant``'s set, or as either where it is not known
-    (:func:`vision.whole_set.as_whole_set`).
+    (:func:`vision.whole_set.as_whole_set`). On a table judged patterned, the detection warns
+    that pieces of its own colours can go unseen (``PATTERNED_TABLE_WARNING``): there they
+    pass for the print, and printed cloths hold half the errors of the benchmark's photos.
 
     Where the pieces look larger than their spacing leaves room for (the pitch they are
     modelled at is finer than the grid's: a low lamp's long shadows, labelled with the
@@ -283,9 +285,7 @@ def _detect(rgb, view: tuple, found: Candidates, edges: EdgeTensor, cast: np.nda
     """The :class:`Detection` of the candidates ``found`` in ``rgb`` (see :func:`analyze`),
     in the table ``view`` (see :func:`_table_view`), without the shadows ``cast`` (bool
     (H, W)) where they are given; ``edges`` as for :func:`_read`; ``rules`` and ``variant``
-    as for :func:`analyze`. On a printed table the detection warns that pieces of the
-    print's own colours can go unseen (``PATTERNED_TABLE_WARNING``): there they pass for the
-    print, and cloths hold half the errors of the benchmark's photos."""
+    as for :func:`analyze`."""
     h, w = rgb.shape[:2]
     stacks = rules is None or MIXED_USE in rules
     larges_touch = rules is not None and CANADIAN_STYLE in rules
@@ -301,10 +301,10 @@ def _detect(rgb, view: tuple, found: Candidates, edges: EdgeTensor, cast: np.nda
             reading = black_on_doubted_cells(reading, found.log_ratio, edges, found.profile)
         reading = as_whole_set(reading, found.profile, edges, found.log_ratio if found.plain else found.strength,
                                stacks, larges_touch, variant, found.log_ratio)
-        if not found.plain:
-            reading = dataclasses.replace(reading, warnings=(*reading.warnings, PATTERNED_TABLE_WARNING))
     except np.linalg.LinAlgError:
         raise BoardNotFound("the pieces found do not sit on a grid; photograph the city from above") from None
+    if not found.plain:
+        reading = dataclasses.replace(reading, warnings=(*reading.warnings, PATTERNED_TABLE_WARNING))
     return build_detection(reading, (w, h), found.profile, 0.0)
 
 
