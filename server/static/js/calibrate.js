@@ -1,6 +1,6 @@
 // Calibrate: photograph the calibration layout; the site fits its colours to the player's
 // pieces and reads every photo with them until the player forgets the calibration.
-import { api, showMessage } from "./common.js";
+import { api, el, showMessage } from "./common.js";
 import { onPhotoChosen, sendPhoto } from "./photo.js";
 
 const MAX_UPLOAD = Number(document.getElementById("calibrate-title").dataset.maxUpload);
@@ -51,11 +51,7 @@ function show(state, fresh = false) {
   const r = state.report;
   summary.textContent = r ? meaning(r) : "";
   summary.hidden = details.hidden = !r;
-  report.replaceChildren(...(r ? r.lines : []).map((line) => {
-    const item = document.createElement("li");
-    item.textContent = line;
-    return item;
-  }));
+  report.replaceChildren(...(r ? r.lines : []).map((line) => el("li", { text: line })));
   forget.hidden = !state.calibrated;
 }
 
