@@ -1,11 +1,12 @@
 """Rule cards lying beside the city: what is printed on them is not pieces.
 
 A card is paper (near white, brighter than the table in every channel, see
-:func:`vision.pieces.foreground`) in a rectangle: a region of paper at least a few pieces
-across whose convex hull fills nearly all of its least rectangle (a band printed along a
-side may leave a bay in the paper), or, cut by the photo's edge, a few straight sides of
-one. The glare round a lamp's hot spot is near white too, but round and ragged. A
-candidate whose centre lies on a card is its print.
+:func:`vision.pieces.foreground`) in a rectangle, which a tilted camera sees as a
+four-sided figure: a region of paper at least a few pieces across whose convex hull fills
+nearly all of the four-sided figure round it (a band printed along a side may leave a bay in
+the paper), or, cut by the photo's edge, a few straight sides of one. The glare round a
+lamp's hot spot is near white too, but round and ragged. A candidate whose centre lies on a
+card is its print.
 """
 from __future__ import annotations
 
@@ -19,8 +20,8 @@ def card_outlines(paper: np.ndarray, side: float, profile: Profile) -> list[np.n
     """The corners ((K, 2) float32 image (x, y)) of each card in ``paper`` (bool (H, W), the
     pixels of paper, print and pieces left out): a region whose area, its holes (the print)
     filled, is at least ``card_min_side`` typical pieces' sides (``side`` pixels) squared,
-    whose convex hull fills at least ``card_rect_fill`` of its least rotated rectangle, and
-    which fills at least ``card_hull_fill`` of that hull (a coloured band printed along a
+    whose convex hull fills at least ``card_rect_fill`` of the least four-sided figure round
+    it (a rectangle in perspective), and which fills at least ``card_hull_fill`` of that hull (a coloured band printed along a
     card's side leaves a bay in its paper; paper open wide on one side fills little of its
     hull). Cut by the photo's edge, a card shows as part of a rectangle: a region touching
     the edge is a card where it fills ``card_rect_fill`` of its convex hull, whose outline is
@@ -35,10 +36,10 @@ def card_outlines(paper: np.ndarray, side: float, profile: Profile) -> list[np.n
             continue
         hull = cv2.convexHull(contour)
         hull_area = cv2.contourArea(hull)
-        rectangle = cv2.minAreaRect(hull)
-        width, height = rectangle[1]
-        if hull_area >= profile.card_rect_fill * width * height and area >= profile.card_hull_fill * hull_area:
-            cards.append(cv2.boxPoints(rectangle).astype(np.float32))
+        quadrilateral = cv2.approxPolyN(hull, 4)
+        if (hull_area >= profile.card_rect_fill * cv2.contourArea(quadrilateral)
+                and area >= profile.card_hull_fill * hull_area):
+            cards.append(quadrilateral.reshape(-1, 2).astype(np.float32))
             continue
         x, y, bw, bh = cv2.boundingRect(contour)
         if x > 0 and y > 0 and x + bw < w and y + bh < h:

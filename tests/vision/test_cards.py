@@ -19,6 +19,20 @@ def test_a_turned_rectangle_of_paper_with_print_on_it_is_a_card():
     assert on_card((240, 190), cards) and not on_card((60, 60), cards)
 
 
+def test_a_card_seen_by_a_tilted_camera_is_a_card():
+    """A tilted camera sees the card's rectangle as a four-sided figure narrower at its far
+    end, which fills too little of its least rectangle (20270305 scene 61: its printed
+    pyramids were read as three pieces apart from the city)."""
+    paper = np.zeros((400, 500), np.uint8)
+    far, near = 70.0, 100.0  # half widths, in pixels
+    corners = np.array([[-far, -80], [far, -80], [near, 80], [-near, 80]])
+    turn = np.deg2rad(30.0)
+    rotation = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+    cv2.fillConvexPoly(paper, np.round(corners @ rotation.T + (250, 200)).astype(np.int32), 1)
+    cards = card_outlines(paper > 0, SIDE, PROFILE)
+    assert len(cards) == 1 and on_card((250, 200), cards)
+
+
 def test_glare_and_a_scrap_of_paper_are_not_cards():
     paper = np.zeros((400, 500), np.uint8)
     cv2.circle(paper, (150, 200), 80, 1, -1)  # a lamp's hot spot: round
