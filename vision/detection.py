@@ -102,6 +102,7 @@ def build_detection(reading, image_size, profile, seconds: float) -> Detection:
     pieces = [dataclasses.replace(p, confidence=min(p.confidence, _AT_EDGE_CONFIDENCE)) if reaches else p
               for p, reaches in zip(pieces, at_edge)]
     warnings = _uncertain_warning(pieces, profile.max_uncertain_confidence) + list(reading.warnings)
+    warnings += _scale_warning(pieces)
     taken = {(p.col, p.row) for p in reading.pieces}  # a piece read later on a doubted cell settles it
     doubtful = sorted((int(row) - r0, int(col) - c0)
                       for col, row in (turn @ cell for cell in reading.doubtful_empty if cell not in taken))
@@ -141,6 +142,19 @@ def with_doubtful_empty(detection: Detection, cells) -> Detection:
     old = _doubtful_warning(detection.doubtful_empty)
     warnings = _doubtful_warning(doubtful) + [w for w in detection.warnings if w not in old]
     return dataclasses.replace(detection, doubtful_empty=doubtful, warnings=warnings)
+
+
+def _scale_warning(pieces) -> list[str]:
+    """The warning that every size read may be a step off, where ``pieces`` hold no small
+    piece or no large one: the sizes are told against one another and against the pitch a
+    city may be laid at (a photo shows no other measure), and the pieces of two neighbouring
+    sizes alone look alike a step up, at a wider pitch, or a step down, at a narrower one."""
+    sizes = {p.size for p in pieces}
+    if not sizes or {1, 3} <= sizes:
+        return []
+    unseen = "large" if 3 not in sizes else "small"
+    return [f"no {unseen} piece read: every size may be a step off (from a photo, smaller pieces laid "
+            "wider apart look alike); check one piece's size"]
 
 
 def _doubtful_warning(cells) -> list[str]:

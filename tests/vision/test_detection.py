@@ -132,3 +132,15 @@ def test_the_json_city_is_of_the_variant_told_and_flags_a_kind_beyond_its_supply
     assert standard["variant"] == "standard" and small["variant"] == "small-city"
     assert "too-many" not in [i["reason"] for i in standard["illegal"]]
     assert "too-many" in [i["reason"] for i in small["illegal"]]
+
+
+@pytest.mark.parametrize("sizes, warned", [((1, 2, 1), "large"), ((3, 2, 3), "small"), ((2,), "large"),
+                                           ((1, 2, 3), None)])
+def test_a_city_without_small_or_large_pieces_is_warned_that_every_size_may_be_a_step_off(sizes, warned):
+    """Smalls and mediums laid wide apart look like mediums and larges laid closer: only a
+    piece of each end of the range fixes the scale."""
+    reading = reading_along(0, [(k, 0) for k in range(len(sizes))])
+    reading.pieces = [dataclasses.replace(p, size=size) for p, size in zip(reading.pieces, sizes)]
+    warnings = [w for w in build_detection(reading, (800, 600), load_profile(), 0.0).warnings if "step off" in w]
+    assert warnings == ([f"no {warned} piece read: every size may be a step off (from a photo, smaller pieces "
+                         "laid wider apart look alike); check one piece's size"] if warned else [])
