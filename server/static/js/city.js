@@ -86,6 +86,20 @@ export function recoloured(entry) {
     p.row === d.row - dr && p.col === d.col - dc && p.level === (d.level || 0) && p.color !== d.color)).length;
 }
 
+// The steps (+1 larger, -1 smaller) by which every piece's size may be moved together: a
+// photo has no ruler, and a city of smalls and mediums laid wide apart looks like one of
+// mediums and larges laid closer. Possible where no piece is large (or small) already.
+export function sizeSteps(entry) {
+  const sizes = new Set(entry.pieces.map((p) => p.size));
+  if (!sizes.size) return [];
+  return [1, -1].filter((step) => !sizes.has(step > 0 ? 3 : 1));
+}
+
+// Every piece one size larger (step +1) or smaller (-1); a stack's upper stays the smaller.
+export function stepSizes(entry, step) {
+  for (const p of entry.pieces) p.size += step;
+}
+
 export function isDoubtful(entry, row, col) {
   return (entry.doubtful || []).some((d) => d.row === row && d.col === col);
 }

@@ -1,6 +1,6 @@
 // Review (photo) and manual entry: fix cells with a tap, watch the score sheet follow, save.
 import { cellEditor } from "./celleditor.js";
-import { cityJson, manualEntry, recoloured } from "./city.js";
+import { cityJson, manualEntry, recoloured, sizeSteps, stepSizes } from "./city.js";
 import { renderGrid } from "./citygrid.js";
 import { api, clearDraft, describeGame, el, loadDraft, rulesById, saveDraft, showMessage } from "./common.js";
 import { cellAt, drawOverlay } from "./overlay.js";
@@ -49,6 +49,8 @@ function start() {
     });
   }
   editor = cellEditor($("cell-editor"), entry, changed);
+  $("sizes-larger").addEventListener("click", () => { stepSizes(entry, 1); changed(); });
+  $("sizes-smaller").addEventListener("click", () => { stepSizes(entry, -1); changed(); });
   render();
   rescore();
 }
@@ -91,6 +93,10 @@ function render() {
   renderGrid($("grid"), entry, { editable: true, onTap: (row, col) => editor.open(row, col), ...marks });
   $("empty-hint").hidden = entry.pieces.length > 0;
   $("calibrate-hint").hidden = recoloured(entry) < RECOLOURED_HINT;
+  const steps = entry.source === "photo" ? sizeSteps(entry) : [];
+  $("size-steps").hidden = !steps.length;
+  $("sizes-larger").hidden = !steps.includes(1);
+  $("sizes-smaller").hidden = !steps.includes(-1);
   if (!$("photo-block").hidden) drawOverlay($("overlay"), entry, marks);
   renderPlayers();
 }
