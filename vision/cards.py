@@ -21,12 +21,12 @@ def card_outlines(paper: np.ndarray, side: float, profile: Profile) -> list[np.n
     pixels of paper, print and pieces left out): a region whose area, its holes (the print)
     filled, is at least ``card_min_side`` typical pieces' sides (``side`` pixels) squared,
     whose convex hull fills at least ``card_rect_fill`` of the least four-sided figure round
-    it (a rectangle in perspective), and which fills at least ``card_hull_fill`` of that hull (a coloured band printed along a
-    card's side leaves a bay in its paper; paper open wide on one side fills little of its
-    hull). Cut by the photo's edge, a card shows as part of a rectangle: a region touching
-    the edge is a card where it fills ``card_rect_fill`` of its convex hull, whose outline is
-    at most six straight sides to within ``card_straightness`` typical sides (glare there is
-    round)."""
+    it (a rectangle in perspective), and which fills at least ``card_hull_fill`` of that hull
+    (a coloured band printed along a card's side leaves a bay in its paper; paper open wide on
+    one side fills little of its hull). Cut by the photo's edge, a card shows as part of a
+    rectangle: a region touching the edge is a card where it fills ``card_rect_fill`` of its
+    convex hull, whose outline is at most six straight sides to within ``card_straightness``
+    typical sides (glare there is round)."""
     contours, _ = cv2.findContours(paper.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     h, w = paper.shape
     cards = []
