@@ -36,8 +36,8 @@ def card_outlines(paper: np.ndarray, side: float, profile: Profile) -> list[np.n
             continue
         hull = cv2.convexHull(contour)
         hull_area = cv2.contourArea(hull)
-        quadrilateral = cv2.approxPolyN(hull, 4)
-        if (hull_area >= profile.card_rect_fill * cv2.contourArea(quadrilateral)
+        quadrilateral = cv2.approxPolyN(hull, 4) if len(hull) >= 4 else None  # a triangle is none
+        if (quadrilateral is not None and hull_area >= profile.card_rect_fill * cv2.contourArea(quadrilateral)
                 and area >= profile.card_hull_fill * hull_area):
             cards.append(quadrilateral.reshape(-1, 2).astype(np.float32))
             continue

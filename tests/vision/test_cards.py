@@ -33,6 +33,18 @@ def test_a_card_seen_by_a_tilted_camera_is_a_card():
     assert len(cards) == 1 and on_card((250, 200), cards)
 
 
+def test_a_triangle_of_paper_is_no_card_unless_it_is_a_card_s_corner_cut_by_the_photo_s_edge():
+    """A region whose hull has three corners has no four-sided figure to fill; at the photo's
+    edge it is the corner of a card running out of the photo."""
+    middle = np.zeros((400, 500), np.uint8)
+    cv2.fillConvexPoly(middle, np.array([[100, 100], [300, 100], [100, 300]], np.int32), 1)
+    assert card_outlines(middle > 0, SIDE, PROFILE) == []
+    corner = np.zeros((400, 500), np.uint8)
+    cv2.fillConvexPoly(corner, np.array([[0, 250], [0, 399], [149, 399]], np.int32), 1)
+    cards = card_outlines(corner > 0, SIDE, PROFILE)
+    assert len(cards) == 1 and on_card((30, 370), cards)
+
+
 def test_glare_and_a_scrap_of_paper_are_not_cards():
     paper = np.zeros((400, 500), np.uint8)
     cv2.circle(paper, (150, 200), 80, 1, -1)  # a lamp's hot spot: round
