@@ -37,6 +37,14 @@ _THING_FILL = 0.75  # such a thing fills at least this share of its convex hull
 _OUTSIZED_MARGIN_SIDE = 0.25  # round such a thing, taken for table with it: its rim, its shadow's edge
 _ONE_THING_AREA = 2.0  # a thing covers at most this many discs as wide as its widest peak
 _ONE_THING = 2.0  # a thing's peaks over half as wide as its widest lie within this many widest peaks of it
+# where the peaks' median weighted by their cubes is over _SPECKS times that weighted by their
+# squares, specks of grain or print may outnumber the pieces so far that they set the side: so
+# they do where _SPECKS_THINGS peaks of at least _SPECKS_NEAR of the former's half lie over
+# _SPECKS_APART of it apart
+_SPECKS = 1.7
+_SPECKS_THINGS = 3
+_SPECKS_NEAR = 0.8
+_SPECKS_APART = 0.75
 
 
 @dataclass(frozen=True)
@@ -427,7 +435,8 @@ def _side_and_outsized(fg: np.ndarray) -> tuple[float, np.ndarray]:
                    and _fills_hull(labels == r) for r in first):
                 outsized[first] = True
             break
-    side = _weighted_median_side(values[~outsized[regions]])
+    kept = ~outsized[regions]
+    side = _weighted_median_side(values[kept], xs[kept], ys[kept])
     return side, (outsized[labels] if outsized.any() else np.zeros(labels.shape, bool))
 
 
@@ -451,14 +460,37 @@ def _fills_hull(region: np.ndarray) -> bool:
     return bool(np.count_nonzero(region) >= _THING_FILL * cv2.contourArea(hull))
 
 
-def _weighted_median_side(peaks: np.ndarray) -> float:
-    """Twice the median of the distance-transform ``peaks`` (1-D, pixels), weighted by
-    their squares; 8 pixels without peaks."""
+def _weighted_median_side(peaks: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> float:
+    """Twice the median of the distance-transform ``peaks`` (1-D, pixels) at (``xs``,
+    ``ys``) (1-D, pixels), weighted by their squares; 8 pixels without peaks.
+
+    Specks of a table's grain or print can be so many that they set it at a fraction of the
+    pieces' side; the median weighted by the peaks' cubes counts them for less and is then
+    over ``_SPECKS`` times as large. It is taken where it is the side of several things:
+    ``_SPECKS_THINGS`` peaks near it lie apart (one wide thing, a mug joined to a card by its
+    shadow, would set it alone)."""
     if not len(peaks):
         return 8.0
-    peaks = np.sort(peaks)
-    weight = np.cumsum(peaks.astype(np.float64) ** 2)
-    return float(2 * peaks[np.searchsorted(weight, 0.5 * weight[-1])])
+    ordered = np.sort(peaks).astype(np.float64)
+    by_squares, by_cubes = (2 * ordered[np.searchsorted(weight, 0.5 * weight[-1])]
+                            for weight in (np.cumsum(ordered ** 2), np.cumsum(ordered ** 3)))
+    if by_cubes > _SPECKS * by_squares and _things_apart(peaks, xs, ys, by_cubes) >= _SPECKS_THINGS:
+        return float(by_cubes)
+    return float(by_squares)
+
+
+def _things_apart(peaks: np.ndarray, xs: np.ndarray, ys: np.ndarray, side: float) -> int:
+    """How many of the ``peaks`` (1-D, pixels) at (``xs``, ``ys``) at least ``_SPECKS_NEAR``
+    of half of ``side`` (pixels) lie over ``_SPECKS_APART * side`` from one another, up to
+    ``_SPECKS_THINGS``: taken widest first, each apart from those counted before."""
+    near = np.flatnonzero(peaks >= _SPECKS_NEAR * side / 2)
+    apart: list[int] = []
+    for k in near[np.argsort(-peaks[near])]:
+        if all(np.hypot(xs[k] - xs[j], ys[k] - ys[j]) > _SPECKS_APART * side for j in apart):
+            apart.append(k)
+            if len(apart) == _SPECKS_THINGS:
+                break
+    return len(apart)
 
 
 def _split_touching(mask: np.ndarray, scale: float,

@@ -687,6 +687,55 @@ def test_pieces_joined_by_a_cloth_s_print_are_not_left_out_as_one_wide_thing():
     assert not outsized.any()
 
 
+def test_grain_far_outnumbering_a_few_large_pieces_does_not_set_their_side():
+    """Five pieces of side 50 on a wood whose grain stands out as 500 specks 7 to 10 pixels
+    wide: weighted by their squares the specks' peaks outweigh the pieces' and would set the
+    side at a fifth of theirs; weighted by their cubes the pieces' set it, and so it is
+    taken. A city of three sizes among a few specks keeps the side weighted by squares."""
+    from vision.pieces import _side_and_outsized
+
+    rng = np.random.default_rng(3)
+    fg = np.zeros((900, 1200), bool)
+    for k in range(5):
+        y, x = 400 + 60 * (k // 3), 500 + 60 * (k % 3)
+        fg[y:y + 50, x:x + 50] = True
+    specks = 0
+    while specks < 500:
+        y, x, w = rng.integers(0, 890), rng.integers(0, 1190), rng.integers(7, 11)
+        if not (380 < y < 540 and 480 < x < 700):
+            fg[y:y + w, x:x + w] = True
+            specks += 1
+    assert _side_and_outsized(fg)[0] == pytest.approx(50, abs=3)
+    city = np.zeros((900, 1200), bool)
+    for k, side in enumerate((30, 40, 50) * 4):
+        y, x = 300 + 70 * (k // 4), 400 + 70 * (k % 4)
+        city[y:y + side, x:x + side] = True
+    city[700:708:4, 100:1100:12] = True
+    assert _side_and_outsized(city)[0] == pytest.approx(40, abs=3)
+
+
+def test_one_wide_thing_among_few_pieces_does_not_set_their_side():
+    """Ten pieces of side 25, forty specks of print, and a mug (a disc 90 pixels across)
+    joined to a card's frame, so that it is not left out as one thing: weighted by their
+    cubes the mug's one peak would set the side; one thing is not several pieces, and the
+    side weighted by squares, the pieces', stays."""
+    import cv2
+
+    from vision.pieces import _side_and_outsized
+
+    fg = np.zeros((900, 1200), np.uint8)
+    for k in range(10):
+        y, x = 300 + 34 * (k // 4), 400 + 34 * (k % 4)
+        fg[y:y + 25, x:x + 25] = 1
+    for k in range(40):
+        y, x = 100 + 30 * (k // 10), 100 + 30 * (k % 10)
+        fg[y:y + 8, x:x + 8] = 1
+    cv2.circle(fg, (700, 500), 45, 1, -1)
+    cv2.rectangle(fg, (730, 520), (850, 700), 1, 3)
+    side, outsized = _side_and_outsized(fg > 0)
+    assert side == pytest.approx(25, abs=2) and not outsized.any()
+
+
 def test_grain_on_a_dark_table_raises_the_thresholds_and_the_pieces_still_stand_out():
     """Dim light on a dark table: blotchy sensor noise of 7 levels on a table of 45,
     measured on the border ring, lifts the thresholds; the two pieces still stand out."""
