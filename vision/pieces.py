@@ -34,6 +34,7 @@ _MOST_PIECE_SIDES = 2.0
 _OUTSIZED = 2.0
 _OUTSIZED_MOST = 3
 _THING_FILL = 0.75  # such a thing fills at least this share of its convex hull
+_THING_QUADRILATERAL = 0.85  # and, if it is one thing, at most this share of the least four-sided figure round it
 _OUTSIZED_MARGIN_SIDE = 0.25  # round such a thing, taken for table with it: its rim, its shadow's edge
 _ONE_THING_AREA = 2.0  # a thing covers at most this many discs as wide as its widest peak
 _ONE_THING = 2.0  # a thing's peaks over half as wide as its widest lie within this many widest peaks of it
@@ -412,10 +413,13 @@ def _side_and_outsized(fg: np.ndarray) -> tuple[float, np.ndarray]:
     ``_OUTSIZED`` times as wide as the next widest (which has a peak), it and those wider
     are left out if each runs off the photo or is one thing (:func:`_one_thing`: it covers
     at most a few discs as wide as its widest peak, and its peaks over half as wide lie near
-    that one), and fills its convex hull (:func:`_fills_hull`). A large piece is under twice
-    as wide as a small one; the city's pieces, joined to a mug or to one another by a
-    cloth's print or by shadows, cover more. Returns the side and the regions left out (bool
-    (H, W)): no piece is so wide, and they are no candidates.
+    that one) and not four-sided (:func:`_four_sided`), and fills its convex hull
+    (:func:`_fills_hull`). A large piece is under twice as wide as a small one, but with its
+    shadow joined it can be over, where the city's other pieces do not stand out (black ones
+    on a dark table): it is square, and a mug round. The city's pieces, joined to a mug or to
+    one another by a cloth's print or by shadows, cover more than one thing. Returns the
+    side and the regions left out (bool (H, W)): no piece is so wide, and they are no
+    candidates.
     """
     fg = fg.astype(np.uint8)
     dist = cv2.distanceTransform(fg, cv2.DIST_L2, 3)
@@ -431,7 +435,8 @@ def _side_and_outsized(fg: np.ndarray) -> tuple[float, np.ndarray]:
     for k in range(min(_OUTSIZED_MOST, count - 2)):
         if widest[order[k]] > _OUTSIZED * widest[order[k + 1]] > 0:  # next to nothing, nothing is wide
             first = order[:k + 1]
-            if all((running_off[r] or _one_thing(xs, ys, values, regions == r, np.count_nonzero(labels == r)))
+            if all((running_off[r] or (_one_thing(xs, ys, values, regions == r, np.count_nonzero(labels == r))
+                                       and not _four_sided(labels == r)))
                    and _fills_hull(labels == r) for r in first):
                 outsized[first] = True
             break
@@ -458,6 +463,16 @@ def _fills_hull(region: np.ndarray) -> bool:
     the city."""
     hull = cv2.convexHull(cv2.findNonZero(region.view(np.uint8)))
     return bool(np.count_nonzero(region) >= _THING_FILL * cv2.contourArea(hull))
+
+
+def _four_sided(region: np.ndarray) -> bool:
+    """Whether ``region`` (bool (H, W)) fills over ``_THING_QUADRILATERAL`` of the least
+    four-sided figure round its convex hull, as a piece does with its shadow; a mug, round,
+    fills about pi / 4 of it."""
+    hull = cv2.convexHull(cv2.findNonZero(region.view(np.uint8)))
+    if len(hull) < 4:  # approxPolyN refuses a triangle
+        return False
+    return bool(np.count_nonzero(region) > _THING_QUADRILATERAL * cv2.contourArea(cv2.approxPolyN(hull, 4)))
 
 
 def _weighted_median_side(peaks: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> float:

@@ -588,6 +588,26 @@ def test_a_mug_beside_the_city_sets_no_piece_side_and_is_left_out():
     assert not outsized[300:450, 500:700].any()
 
 
+def test_a_large_piece_over_twice_as_wide_as_the_rest_seen_is_not_left_out_as_a_mug():
+    """A large piece (a square of side 56) beside three smalls (side 24), the rest of the
+    city unseen (black pieces on a dark table stand out by their rims alone): it is over
+    twice as wide as the next widest, and one thing, but four-sided, where a mug is round;
+    it stays, and sets the side. A disc as wide is left out."""
+    import cv2
+
+    from vision.pieces import _side_and_outsized
+
+    fg = np.zeros((600, 900), np.uint8)
+    for k in range(3):
+        fg[400:424, 200 + 60 * k:224 + 60 * k] = 1
+    disc = fg.copy()
+    fg[200:256, 300:356] = 1
+    side, outsized = _side_and_outsized(fg > 0)
+    assert not outsized.any() and side == pytest.approx(56, abs=4)
+    cv2.circle(disc, (328, 228), 30, 1, -1)
+    assert _side_and_outsized(disc > 0)[1][228, 328]
+
+
 def test_a_mug_beside_the_pieces_is_taken_for_table_with_its_rim():
     """Eight pieces of side 30 and a red mug with coffee in it (a disc 120 pixels across):
     the pieces are the candidates, and the mug, and a margin round it, read as table, so
