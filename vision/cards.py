@@ -16,6 +16,13 @@ import numpy as np
 from calibration import Profile
 
 
+def least_quadrilateral(hull: np.ndarray) -> np.ndarray | None:
+    """The corners ((1, 4, 2) int32 (x, y)) of the least four-sided figure round the convex
+    ``hull`` ((K, 1, 2) int32 (x, y), from ``cv2.convexHull``); None for a hull of under four
+    points (a triangle), which ``cv2.approxPolyN`` refuses with an error."""
+    return cv2.approxPolyN(hull, 4) if len(hull) >= 4 else None
+
+
 def card_outlines(paper: np.ndarray, side: float, profile: Profile) -> list[np.ndarray]:
     """The corners ((K, 2) float32 image (x, y)) of each card in ``paper`` (bool (H, W), the
     pixels of paper, print and pieces left out): a region whose area, its holes (the print)
@@ -36,7 +43,7 @@ def card_outlines(paper: np.ndarray, side: float, profile: Profile) -> list[np.n
             continue
         hull = cv2.convexHull(contour)
         hull_area = cv2.contourArea(hull)
-        quadrilateral = cv2.approxPolyN(hull, 4) if len(hull) >= 4 else None  # a triangle is none
+        quadrilateral = least_quadrilateral(hull)
         if (quadrilateral is not None and hull_area >= profile.card_rect_fill * cv2.contourArea(quadrilateral)
                 and area >= profile.card_hull_fill * hull_area):
             cards.append(quadrilateral.reshape(-1, 2).astype(np.float32))

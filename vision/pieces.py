@@ -18,7 +18,7 @@ from calibration import Profile
 from calibration.profile import BLACK, COLOR_ORDER
 
 from ._lookup import pixels_at, pixels_where
-from .cards import card_outlines, on_card
+from .cards import card_outlines, least_quadrilateral, on_card
 from .classify import MIN_FOR_OFFSET, classify_colors, shading_slope
 from .colour import labels_at_edge, table_chroma, table_level
 from .errors import BoardNotFound
@@ -469,10 +469,9 @@ def _four_sided(region: np.ndarray) -> bool:
     """Whether ``region`` (bool (H, W)) fills over ``_THING_QUADRILATERAL`` of the least
     four-sided figure round its convex hull, as a piece does with its shadow; a mug, round,
     fills about pi / 4 of it."""
-    hull = cv2.convexHull(cv2.findNonZero(region.view(np.uint8)))
-    if len(hull) < 4:  # approxPolyN refuses a triangle
-        return False
-    return bool(np.count_nonzero(region) > _THING_QUADRILATERAL * cv2.contourArea(cv2.approxPolyN(hull, 4)))
+    quadrilateral = least_quadrilateral(cv2.convexHull(cv2.findNonZero(region.view(np.uint8))))
+    return quadrilateral is not None and bool(
+        np.count_nonzero(region) > _THING_QUADRILATERAL * cv2.contourArea(quadrilateral))
 
 
 def _weighted_median_side(peaks: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> float:
