@@ -306,7 +306,8 @@ def _band_pixels(log_ratio: np.ndarray, low: np.ndarray, high: np.ndarray, k: in
 
 
 def add_ring_stacks(reading: CityReading, log_ratio: np.ndarray, poses: dict[tuple[int, int, int], np.ndarray],
-                    tint_of: Callable[[np.ndarray], int], profile: Profile) -> CityReading:
+                    colour_of: Callable[[np.ndarray], int], tint_of: Callable[[np.ndarray], int],
+                    profile: Profile) -> CityReading:
     """``reading`` with each cell holding one small or medium tinted piece read again as the
     upper of a stack where a larger piece's ring shows round it: the lower piece's faces
     below the seat, laid under the piece (:func:`_lower_pose`, the piece's pose from ``poses``
@@ -314,8 +315,11 @@ def add_ring_stacks(reading: CityReading, log_ratio: np.ndarray, poses: dict[tup
     from the table beside the base and from the band above the seat (the piece itself) on
     every face seen, ``_RING_FACES`` of them at least (:func:`ring_contrast`), and from that
     table in chroma by at least ``profile.stack_tint_contrast``; and the change from the
-    table on every face is of one tint (``tint_of``), not the piece's own (a tinted piece's
-    shadow is of its own tint). A lower size an orthogonal neighbour holds is not tried, and
+    table on every face is of one tint (``tint_of``). Where that tint is the piece's own (a
+    tinted piece's shadow is of its own tint), the piece may be the upper of another colour
+    misread as the lower's where the two tints mix: it is read again as the colour
+    ``colour_of`` (the colour index of a mean log ratio (3,)) the band above the seat reads,
+    where that differs (:func:`_seen_through`). A lower size an orthogonal neighbour holds is not tried, and
     the first size (smallest) that passes is kept. The stack's pieces are as sure as the
     least difference is past its threshold (sure at twice it), times the piece read's
     confidence.
@@ -339,13 +343,30 @@ def add_ring_stacks(reading: CityReading, log_ratio: np.ndarray, poses: dict[tup
                     or min(ring.tint_difference) < profile.stack_tint_contrast):
                 continue
             tints = {tint_of(change) for change in ring.change}
-            if len(tints) == 1 and piece.color_index not in tints:
-                sure = _stack_confidence(min(ring.difference) / profile.stack_face_contrast, piece)
-                stacks[id(piece)] = upper_of_stack(reading, piece, lower, tints.pop(), sure)
+            if len(tints) != 1:
+                continue
+            colour = tints.pop()
+            upper = piece if colour != piece.color_index else _seen_through(piece, ring, colour, colour_of, profile)
+            if upper is not None:
+                sure = _stack_confidence(min(ring.difference) / profile.stack_face_contrast, upper)
+                stacks[id(piece)] = upper_of_stack(reading, upper, lower, colour, sure)
                 break
     if stacks:
         logger.info("%d stack(s) told by the ring of their lower pieces", len(stacks))
     return dataclasses.replace(reading, pieces=[q for p in reading.pieces for q in stacks.get(id(p), [p])])
+
+
+def _seen_through(piece: Reading, ring: RingContrast, lower: int, colour_of: Callable[[np.ndarray], int],
+                  profile: Profile) -> Reading | None:
+    """``piece``, read of the colour index ``lower`` its ``ring`` shows, as an upper piece of
+    another colour, misread as the lower's where the two tints mix: of the colour
+    ``colour_of`` the band above the seat, where that band differs from the ring in chroma
+    by ``profile.stack_tint_contrast`` on every face and reads another colour; else None (a
+    ring of the piece's own tint is the light it casts round it)."""
+    colour = colour_of(ring.above)
+    if min(ring.tint_across) < profile.stack_tint_contrast or colour == lower:
+        return None
+    return dataclasses.replace(piece, color_index=colour)
 
 
 def ring_under(reading: CityReading, piece: Reading, lower: int, pose: np.ndarray,
@@ -365,11 +386,15 @@ class RingContrast:
     (:func:`ring_contrast`), per face seen: ``difference`` (from the table beside the base
     and from the band above the seat, the lesser, in units of the bands' spread, weighted as
     in :func:`face_contrast`), ``tint_difference`` (from the table, in chroma alone,
-    unweighted) and ``change`` (3,) (the band's mean log ratio less the table's)."""
+    unweighted), ``change`` (3,) (the band's mean log ratio less the table's) and
+    ``tint_across`` (from the band above the seat, in chroma alone, unweighted); and over
+    the faces, the band above the seat's mean log ratio ``above`` (3,)."""
 
     difference: np.ndarray
     tint_difference: np.ndarray
     change: np.ndarray
+    tint_across: np.ndarray
+    above: np.ndarray
 
 
 def ring_contrast(log_ratio: np.ndarray, camera: Camera, cell: tuple[int, int], pose: np.ndarray, seat: float,
@@ -380,16 +405,19 @@ def ring_contrast(log_ratio: np.ndarray, camera: Camera, cell: tuple[int, int], 
     below the seat less what that upper pyramid hides of it, against the table beside the
     base and the band above the seat (:class:`RingContrast`). None where fewer than
     ``_MIN_FACES`` faces show all three bands."""
-    differences, tint_differences, changes, shown = [], [], [], []
+    differences, tint_differences, changes, tint_across, aboves, shown = [], [], [], [], [], []
     for table, ring, above in _face_bands(log_ratio, camera, cell, pose, seat, upper_share):
         differences.append(min(_difference(ring, table), _difference(ring, above)))
         tint_differences.append(_difference(log_chroma(ring), log_chroma(table)))
         changes.append(ring.mean(axis=0) - table.mean(axis=0))
+        aboves.append(above.mean(axis=0))
+        tint_across.append(_difference(log_chroma(above), log_chroma(ring)))
         shown.append(len(ring))
     if len(differences) < _MIN_FACES:
         return None
     forgiven = max(shown) / np.array(shown, np.float64)
-    return RingContrast(forgiven * differences, np.array(tint_differences), np.array(changes))
+    return RingContrast(forgiven * differences, np.array(tint_differences), np.array(changes), np.array(tint_across),
+                        np.mean(aboves, axis=0))
 
 
 def _lower_pose(camera: Camera, cell: tuple[int, int], pose: np.ndarray, lift: float, side: float) -> np.ndarray:

@@ -14,6 +14,7 @@ table's shade can differ from the table estimate as a piece does, but has no out
 from __future__ import annotations
 
 import dataclasses
+import functools
 import logging
 
 import numpy as np
@@ -66,9 +67,9 @@ def check_reading(reading: CityReading, strength: np.ndarray, log_ratio: np.ndar
     poses = piece_poses(found, outline_edges)
     found = drop_edgeless(found, poses, outline_edges, profile)
     if stacks:
-        found = add_face_stacks(found, log_ratio, poses, lambda feature: colours.color(feature, _NONE_FULL),
-                                colours.tint, profile)
-        found = add_ring_stacks(found, log_ratio, poses, colours.tint, profile)
+        colour_of = functools.partial(colours.color, full=_NONE_FULL)
+        found = add_face_stacks(found, log_ratio, poses, colour_of, colours.tint, profile)
+        found = add_ring_stacks(found, log_ratio, poses, colour_of, colours.tint, profile)
     found = add_strays(found, strays, log_ratio, colours, profile)
     poses = piece_poses(found, outline_edges, poses)
     found = drop_edgeless(found, poses, outline_edges, profile)

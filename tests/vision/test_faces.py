@@ -254,6 +254,13 @@ def test_a_change_from_the_lower_s_tint_with_too_little_hue_reads_no_stack_but_i
     assert len(read_with(contrast.tint_difference / 2)) == 2
 
 
+def ring_stacks(reading, rgb, poses):
+    """:func:`add_ring_stacks` on the ``reading`` of ``rgb``, its colours read as drawn."""
+    colours = drawn_colours()
+    return add_ring_stacks(reading, log_ratio_of(rgb), poses, lambda f: colours.color(f, np.zeros(5, bool)),
+                           colours.tint, load_profile())
+
+
 def ringed(camera, halo=None):
     """A photo of a yellow medium resting on a blue large at cell (0, 0) and a yellow medium
     alone at (2, 0), the single one ringed by ``halo`` (an RGB colour, a band as wide as a
@@ -278,9 +285,22 @@ def test_a_piece_ringed_by_a_larger_one_of_another_tint_is_read_as_the_upper_of_
     yellow, blue = COLOR_ORDER.index("yellow"), COLOR_ORDER.index("blue")
     reading = reading_of(camera, [((0, 0), 2, yellow), ((2, 0), 2, yellow)])
     poses = piece_poses(reading, edge_tensor(rgb, (0, 0, 480, 360)))
-    found = add_ring_stacks(reading, log_ratio_of(rgb), poses, drawn_colours().tint, load_profile())
+    found = ring_stacks(reading, rgb, poses)
     assert sorted((p.col, p.row, p.size, p.level, p.color_index) for p in found.pieces) == [
         (0, 0, 2, 1, yellow), (0, 0, 3, 0, blue), (2, 0, 2, 0, yellow)]
+
+
+@pytest.mark.parametrize("tilt", [0.0, 20.0])
+def test_a_piece_read_of_its_ring_s_colour_is_read_as_the_upper_of_another_colour_its_band_shows(tilt):
+    """A blue medium on a green large, the blue seen through the green as a teal, and the
+    medium read as green (the two tints mixed): the green ring round it is another piece,
+    and the medium is read as the colour of what is seen above the seat, blue."""
+    camera = tilted_camera(tilt)
+    rgb = photo_of(camera, [((0, 0), [(3, DRAWN["green"]), (2, (40, 110, 180))])])
+    green, blue = COLOR_ORDER.index("green"), COLOR_ORDER.index("blue")
+    reading = reading_of(camera, [((0, 0), 2, green)])
+    found = ring_stacks(reading, rgb, piece_poses(reading, edge_tensor(rgb, (0, 0, 480, 360))))
+    assert [(p.size, p.level, p.color_index) for p in found.pieces] == [(3, 0, green), (2, 1, blue)]
 
 
 @pytest.mark.parametrize("tilt", [0.0, 20.0])
@@ -297,7 +317,7 @@ def test_another_tint_beside_two_sides_of_a_piece_is_no_ring(tilt):
     yellow = COLOR_ORDER.index("yellow")
     reading = reading_of(camera, [((2, 0), 2, yellow)])
     poses = piece_poses(reading, edge_tensor(rgb, (0, 0, 480, 360)))
-    found = add_ring_stacks(reading, log_ratio_of(rgb), poses, drawn_colours().tint, load_profile())
+    found = ring_stacks(reading, rgb, poses)
     assert [(p.size, p.level, p.color_index) for p in found.pieces] == [(2, 0, yellow)]
 
 
@@ -316,6 +336,6 @@ def test_a_ring_is_read_only_where_three_faces_show_it(turn, stacked):
     yellow, blue = COLOR_ORDER.index("yellow"), COLOR_ORDER.index("blue")
     reading = reading_of(camera, [((3, 0), 2, yellow)])
     poses = piece_poses(reading, edge_tensor(rgb, (0, 0, 480, 360)))
-    found = add_ring_stacks(reading, log_ratio_of(rgb), poses, drawn_colours().tint, load_profile())
+    found = ring_stacks(reading, rgb, poses)
     expected = [(3, 0, blue), (2, 1, yellow)] if stacked else [(2, 0, yellow)]
     assert [(p.size, p.level, p.color_index) for p in found.pieces] == expected
