@@ -319,10 +319,10 @@ def add_ring_stacks(reading: CityReading, log_ratio: np.ndarray, poses: dict[tup
     tinted piece's shadow is of its own tint), the piece may be the upper of another colour
     misread as the lower's where the two tints mix: it is read again as the colour
     ``colour_of`` (the colour index of a mean log ratio (3,)) the band above the seat reads,
-    where that differs (:func:`_seen_through`). A lower size an orthogonal neighbour holds is not tried, and
-    the first size (smallest) that passes is kept. The stack's pieces are as sure as the
-    least difference is past its threshold (sure at twice it), times the piece read's
-    confidence.
+    where that differs (:func:`_seen_through`). A lower size an orthogonal neighbour holds
+    is not tried, and the first size (smallest) that passes is kept. The stack's pieces are
+    as sure as the least difference is past its threshold (sure at twice it), times the
+    piece read's confidence.
 
     A lower piece of tinted plastic over a light table, or one dimmed by the light it lets
     through, can differ from the table by less than the candidates' threshold, so that only
