@@ -308,10 +308,10 @@ def _band_pixels(log_ratio: np.ndarray, low: np.ndarray, high: np.ndarray, k: in
 def add_ring_stacks(reading: CityReading, log_ratio: np.ndarray, poses: dict[tuple[int, int, int], np.ndarray],
                     colour_of: Callable[[np.ndarray], int], tint_of: Callable[[np.ndarray], int],
                     profile: Profile) -> CityReading:
-    """``reading`` with each cell holding one small or medium tinted piece read again as the
-    upper of a stack where a larger piece's ring shows round it: the lower piece's faces
-    below the seat, laid under the piece (:func:`_lower_pose`, the piece's pose from ``poses``
-    as for :func:`add_face_stacks`), differ by at least ``profile.stack_face_contrast`` both
+    """``reading`` with each cell holding one small or medium piece read again as the upper
+    of a stack where a larger piece's ring shows round it: the lower piece's faces below the
+    seat, laid under the piece (:func:`_lower_pose`, the piece's pose from ``poses`` as for
+    :func:`add_face_stacks`), differ by at least ``profile.stack_face_contrast`` both
     from the table beside the base and from the band above the seat (the piece itself) on
     every face seen, ``_RING_FACES`` of them at least (:func:`ring_contrast`), and from that
     table in chroma by at least ``profile.stack_tint_contrast``; and the change from the
@@ -334,7 +334,7 @@ def add_ring_stacks(reading: CityReading, log_ratio: np.ndarray, poses: dict[tup
     stacks = {}
     for (col, row), pieces in by_cell.items():
         piece = pieces[0]
-        if len(pieces) > 1 or piece.size == 3 or piece.color_index == BLACK or (col, row, piece.size) not in poses:
+        if len(pieces) > 1 or piece.size == 3 or (col, row, piece.size) not in poses:
             continue
         beside = {q.size for dc, dr in NEIGHBOURS for q in by_cell.get((col + dc, row + dr), [])}
         for lower in sorted(set(range(piece.size + 1, 4)) - beside):

@@ -304,6 +304,18 @@ def test_a_piece_read_of_its_ring_s_colour_is_read_as_the_upper_of_another_colou
 
 
 @pytest.mark.parametrize("tilt", [0.0, 20.0])
+def test_a_black_piece_ringed_by_a_larger_tinted_one_is_read_as_the_upper_of_a_stack(tilt):
+    """A black medium on a yellow large, read as the black medium alone: the yellow ring
+    round it is the lower piece, as round a tinted upper."""
+    camera = tilted_camera(tilt)
+    rgb = photo_of(camera, [((0, 0), [(3, DRAWN["yellow"]), (2, GLOSSY_BLACK)])])
+    yellow = COLOR_ORDER.index("yellow")
+    reading = reading_of(camera, [((0, 0), 2, BLACK)])
+    found = ring_stacks(reading, rgb, piece_poses(reading, edge_tensor(rgb, (0, 0, 480, 360))))
+    assert [(p.size, p.level, p.color_index) for p in found.pieces] == [(3, 0, yellow), (2, 1, BLACK)]
+
+
+@pytest.mark.parametrize("tilt", [0.0, 20.0])
 def test_another_tint_beside_two_sides_of_a_piece_is_no_ring(tilt):
     """A pyramid resting on another is centred on it by their shapes, so the lower's ring
     shows all round. A yellow medium with a blue large's worth of blue beside two of its
