@@ -295,7 +295,8 @@ def _detect(rgb, view: tuple, found: Candidates, edges: EdgeTensor, cast: np.nda
             least_kept = 0.0 if _glowing(found, found.profile.unlit_glow_median) else found.profile.unlit_least_kept
             found, reading = _read_without_shadows(view, found, reading, (w, h), edges, least_kept, cast)
         reading = check_reading(reading, found.strength, found.log_ratio, found.blobs, found.plain,
-                                float(np.mean(found.table[::8, ::8])), found.profile, found.strays, edges, stacks)
+                                float(np.mean(found.table[::8, ::8])), found.profile, found.strays, edges, stacks,
+                                larges_touch)
         reading = tell_look_alikes(reading, rgb, found.strength, found.profile)
         if found.plain:
             reading = black_on_doubted_cells(reading, found.log_ratio, edges, found.profile)

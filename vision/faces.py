@@ -47,7 +47,7 @@ from calibration.profile import BLACK
 
 from ._lookup import pixels_where
 from .camera import Camera
-from .cells import NEIGHBOURS, CityReading, Reading
+from .cells import NEIGHBOURS, SIZES, CityReading, Reading
 from .colour import log_chroma
 from .model import BASE_MM, HEIGHT_MM, HEIGHT_PER_SIDE, faces_seen, outline, pyramid_corners, seat_height_mm
 
@@ -307,7 +307,7 @@ def _band_pixels(log_ratio: np.ndarray, low: np.ndarray, high: np.ndarray, k: in
 
 def add_ring_stacks(reading: CityReading, log_ratio: np.ndarray, poses: dict[tuple[int, int, int], np.ndarray],
                     colour_of: Callable[[np.ndarray], int], tint_of: Callable[[np.ndarray], int],
-                    profile: Profile) -> CityReading:
+                    profile: Profile, larges_touch: bool = False) -> CityReading:
     """``reading`` with each cell holding one small or medium piece read again as the upper
     of a stack where a larger piece's ring shows round it: the lower piece's faces below the
     seat, laid under the piece (:func:`_lower_pose`, the piece's pose from ``poses`` as for
@@ -320,7 +320,8 @@ def add_ring_stacks(reading: CityReading, log_ratio: np.ndarray, poses: dict[tup
     misread as the lower's where the two tints mix: it is read again as the colour
     ``colour_of`` (the colour index of a mean log ratio (3,)) the band above the seat reads,
     where that differs (:func:`_seen_through`). A lower size an orthogonal neighbour holds
-    is not tried, and the first size (smallest) that passes is kept. The stack's pieces are
+    is not tried (a large one is where ``larges_touch``: Canadian Style lets larges touch),
+    and the first size (smallest) that passes is kept. The stack's pieces are
     as sure as the least difference is past its threshold (sure at twice it), times the
     piece read's confidence.
 
@@ -337,6 +338,8 @@ def add_ring_stacks(reading: CityReading, log_ratio: np.ndarray, poses: dict[tup
         if len(pieces) > 1 or piece.size == 3 or (col, row, piece.size) not in poses:
             continue
         beside = {q.size for dc, dr in NEIGHBOURS for q in by_cell.get((col + dc, row + dr), [])}
+        if larges_touch:
+            beside.discard(SIZES[-1])
         for lower in sorted(set(range(piece.size + 1, 4)) - beside):
             ring = ring_under(reading, piece, lower, poses[col, row, piece.size], log_ratio)[1]
             if (ring is None or len(ring.difference) < _RING_FACES or min(ring.difference) < profile.stack_face_contrast

@@ -37,7 +37,8 @@ _MIN_EDGE_COMPARED = 4  # pieces on the table whose median edge strength an edge
 
 def check_reading(reading: CityReading, strength: np.ndarray, log_ratio: np.ndarray, blobs: list[Blob],
                   plain: bool, table_level: float, profile: Profile, strays: list[Blob] = (),
-                  outline_edges: EdgeTensor | None = None, stacks: bool = True) -> CityReading:
+                  outline_edges: EdgeTensor | None = None, stacks: bool = True,
+                  larges_touch: bool = False) -> CityReading:
     """``reading`` without the readings whose outline is mostly table, then with the pieces
     found on a second look at the empty cells beside it (sized by ``outline_edges`` too, the
     photo's edges round the city, see :func:`vision.second_look.add_unseen`), without the
@@ -45,7 +46,8 @@ def check_reading(reading: CityReading, strength: np.ndarray, log_ratio: np.ndar
     left may rule out a stack's upper size), with the stacks whose lower piece's faces tell
     them (:func:`vision.faces.add_face_stacks`, their colours read as a second look's are),
     and those read as their upper piece alone whose lower piece's ring shows round it
-    (:func:`vision.faces.add_ring_stacks`), both only where the game allows ``stacks``,
+    (:func:`vision.faces.add_ring_stacks`, a large lower beside a large where
+    ``larges_touch``), both only where the game allows ``stacks``,
     and the ``strays`` (candidates apart from the city) that stand on the grid as a piece
     would (:func:`vision.second_look.add_strays`), less those with no edge along their
     outline in turn; last, on a dim plain table, with the empty cells where a piece may
@@ -69,7 +71,7 @@ def check_reading(reading: CityReading, strength: np.ndarray, log_ratio: np.ndar
     if stacks:
         colour_of = functools.partial(colours.color, full=_NONE_FULL)
         found = add_face_stacks(found, log_ratio, poses, colour_of, colours.tint, profile)
-        found = add_ring_stacks(found, log_ratio, poses, colour_of, colours.tint, profile)
+        found = add_ring_stacks(found, log_ratio, poses, colour_of, colours.tint, profile, larges_touch)
     found = add_strays(found, strays, log_ratio, colours, profile)
     poses = piece_poses(found, outline_edges, poses)
     found = drop_edgeless(found, poses, outline_edges, profile)

@@ -254,11 +254,11 @@ def test_a_change_from_the_lower_s_tint_with_too_little_hue_reads_no_stack_but_i
     assert len(read_with(contrast.tint_difference / 2)) == 2
 
 
-def ring_stacks(reading, rgb, poses):
+def ring_stacks(reading, rgb, poses, larges_touch=False):
     """:func:`add_ring_stacks` on the ``reading`` of ``rgb``, its colours read as drawn."""
     colours = drawn_colours()
     return add_ring_stacks(reading, log_ratio_of(rgb), poses, lambda f: colours.color(f, np.zeros(5, bool)),
-                           colours.tint, load_profile())
+                           colours.tint, load_profile(), larges_touch)
 
 
 def ringed(camera, halo=None):
@@ -313,6 +313,20 @@ def test_a_black_piece_ringed_by_a_larger_tinted_one_is_read_as_the_upper_of_a_s
     reading = reading_of(camera, [((0, 0), 2, BLACK)])
     found = ring_stacks(reading, rgb, piece_poses(reading, edge_tensor(rgb, (0, 0, 480, 360))))
     assert [(p.size, p.level, p.color_index) for p in found.pieces] == [(3, 0, yellow), (2, 1, BLACK)]
+
+
+@pytest.mark.parametrize("larges_touch", [False, True])
+def test_a_large_lower_beside_a_large_is_read_only_where_larges_may_touch(larges_touch):
+    """A yellow medium on a blue large, a green large on the next cell: two larges side by
+    side break the rules unless Canadian Style is in play, so only then is the ring round
+    the medium read as a large lower piece."""
+    camera = tilted_camera(0.0)
+    rgb = photo_of(camera, [((0, 0), [(3, BLUE), (2, DRAWN["yellow"])]), ((1, 0), [(3, DRAWN["green"])])])
+    yellow, green, blue = (COLOR_ORDER.index(name) for name in ("yellow", "green", "blue"))
+    reading = reading_of(camera, [((0, 0), 2, yellow), ((1, 0), 3, green)])
+    found = ring_stacks(reading, rgb, piece_poses(reading, edge_tensor(rgb, (0, 0, 480, 360))), larges_touch)
+    expected = [(2, 1, yellow), (3, 0, blue)] if larges_touch else [(2, 0, yellow)]
+    assert sorted((p.size, p.level, p.color_index) for p in found.pieces if p.col == 0) == expected
 
 
 @pytest.mark.parametrize("tilt", [0.0, 20.0])

@@ -365,12 +365,12 @@ def test_the_rules_in_play_tell_how_stacks_and_sizes_are_read(monkeypatch, rules
     """Where Mixed-Use Development is in play the player may have stacked any piece, and the
     faces of a lower piece tell a stack, or doubt one, at lesser contrasts; where other rules
     are in play without it, no stack is read from hints; where Canadian Style is, two larges
-    side by side cost the sizes less and a whole set's large missed may stand beside a
-    large; where the rules are not known, as ever."""
+    side by side cost the sizes less, and a stack's large lower piece and a whole set's
+    large missed may stand beside a large; where the rules are not known, as ever."""
     seen = {}
 
     def check_reading(reading, *args):
-        seen["check"] = ((args[5].stack_face_contrast, args[5].stack_face_doubt), args[5].large_pair_cost, args[-1])
+        seen["check"] = ((args[5].stack_face_contrast, args[5].stack_face_doubt), args[5].large_pair_cost, *args[-2:])
         return reading
 
     def as_whole_set(reading, profile, edges, image, stacks, larges_touch, variant, log_ratio):
@@ -380,4 +380,5 @@ def test_the_rules_in_play_tell_how_stacks_and_sizes_are_read(monkeypatch, rules
     monkeypatch.setattr(vision, "as_whole_set", as_whole_set)
     vision.analyze(vision.load_photo(SAMPLE.read_bytes(), PROFILE.working_side), PROFILE, rules=rules,
                    variant="small-city")
-    assert seen == {"check": (faces, large_pair_cost, stacks), "whole set": (stacks, larges_touch, "small-city")}
+    assert seen == {"check": (faces, large_pair_cost, stacks, larges_touch),
+                    "whole set": (stacks, larges_touch, "small-city")}
