@@ -164,6 +164,7 @@ class Profile:
     name: str
     version: int
     working_side: int
+    detail_side: int
     second_reading_scales: tuple[float, ...]
     second_reading_missed_cost: float
     off_grid_cost: float
@@ -271,6 +272,7 @@ class Profile:
     stack_face_contrast_in_play: float
     stack_face_doubt_in_play: float
     stack_tint_contrast: float
+    stack_seat_line: float
     lower_base_contrast: float
     edgeless_share: float
     empty_doubt_share: float

@@ -20,7 +20,8 @@ and size), cells (snapping to cells), edge_fit (each piece's outline laid on the
 edges: its size where a shadow or a lost face blurs what is seen of it), stacks (two colours
 in a cell: a stack or not), verify (the reading checked against the photo), second_look (the
 cells beside the city looked at again, for verify), faces (a stack told by the faces of its
-lower piece, for verify), look_alikes
+lower piece, for verify), seat_line (a doubted stack told by its upper's rim, on the photo
+at full size), look_alikes
 (yellow from green, green from black and blue from black, told apart across the city),
 shaded_like_black (a black piece on a doubted cell, told by its faces' shading on a plain table),
 whole_set (a reading of about a whole set, read as the set: its kinds over and short tell
@@ -31,9 +32,11 @@ cast_shadows (the shadows a low lamp casts, left out of a reading made again).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import logging
 import time
 from dataclasses import dataclass
+from typing import Callable
 
 import cv2
 import numpy as np
@@ -129,7 +132,8 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=None, variant:
     pass for shadow. A reading the working side settled is seldom mended so
     (``calibration/README.md``), and reading it again would double its time.
 
-    Each reading is made knowing what the ``rules`` in play allow (see :func:`analyze`).
+    Each reading is made knowing what the ``rules`` in play allow (see :func:`analyze`), and
+    may ask for the photo decoded again at ``profile.detail_side``, once, for a closer look.
 
     Raises :class:`PhotoError` for data that is not a readable photo and
     :class:`BoardNotFound` where no reading finds a city.
@@ -141,7 +145,8 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=None, variant:
         logger.info("the photo records a field of view of %.1f degrees", recorded)
         profile = dataclasses.replace(profile, hfov_deg=recorded)
     sizes: dict = {}  # each side read: its image and table view, for every round
-    rgb, detection, view, settled = _read_at_sizes(data, profile, rules, variant, sizes)
+    detail = functools.cache(functools.partial(load_photo, data, profile.detail_side))  # decoded if asked for
+    rgb, detection, view, settled = _read_at_sizes(data, profile, rules, variant, sizes, detail)
     for _ in range(0 if settled else profile.cast_shadow_rounds):
         log_ratio, _, _, plain, _ = view
         shadows = cast_shadows(detection, log_ratio, profile) if plain else None
@@ -149,7 +154,7 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=None, variant:
             break
         logger.info("read again without the shadows a low lamp casts")
         try:
-            again = _read_at_sizes(data, profile, rules, variant, sizes, shadows)
+            again = _read_at_sizes(data, profile, rules, variant, sizes, detail, shadows)
         except BoardNotFound:
             break
         if _cells_read(again[1]) < profile.cast_shadow_least_kept * _cells_read(detection):
@@ -162,7 +167,7 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=None, variant:
     return rgb, dataclasses.replace(detection, seconds=time.perf_counter() - start)
 
 
-def _read_at_sizes(data: bytes, profile: Profile, rules, variant: str | None, sizes: dict,
+def _read_at_sizes(data: bytes, profile: Profile, rules, variant: str | None, sizes: dict, detail,
                    cast: np.ndarray | None = None) -> tuple[np.ndarray, Detection, tuple, bool]:
     """The image, :class:`Detection` and table view (see :func:`_table_view`) of the reading
     of ``data`` kept among those at the sizes :func:`read_photo` tries, the shadows ``cast``
@@ -171,7 +176,8 @@ def _read_at_sizes(data: bytes, profile: Profile, rules, variant: str | None, si
     nothing and left no cell in doubt); ``rules`` and ``variant`` as for :func:`read_photo`.
     ``sizes`` holds, for each long side asked for before, the image decoded at it and its
     table view (None until it is read), and takes those of the sides asked for now: a photo
-    is decoded and its table seen once at each size, however many times it is read."""
+    is decoded and its table seen once at each size, however many times it is read;
+    ``detail`` gives it at a finer size, as for :func:`analyze`."""
     readings, not_found = [], None  # (image, detection, rules broken, view)
 
     def cost(reading) -> float:
@@ -190,7 +196,7 @@ def _read_at_sizes(data: bytes, profile: Profile, rules, variant: str | None, si
         if any(rgb.shape == other[0].shape for other in readings):
             continue  # a photo smaller than the side asked is not enlarged
         try:
-            detection, view = _analyze(rgb, profile, cast, view, rules, variant)
+            detection, view = _analyze(rgb, profile, cast, view, rules, variant, detail)
         except BoardNotFound as exc:
             not_found = not_found or exc
             continue
@@ -216,11 +222,15 @@ def _mean_confidence(detection: Detection) -> float:
 
 
 def analyze(rgb, profile: Profile | None = None, cast: np.ndarray | None = None, rules=None,
-            variant: str | None = None) -> Detection:
+            variant: str | None = None, detail: Callable[[], np.ndarray] | None = None) -> Detection:
     """Read the city in ``rgb`` (uint8 (H, W, 3) RGB, as from :func:`load_photo`), the shadows
     ``cast`` (bool, in an image of any size: see :func:`vision.cast_shadows.cast_shadows`)
     left out of the candidates where given, under the special ``rules`` in play (their ids)
     and of the ``variant`` in play ("standard" or "small-city"), each None where not known.
+    ``detail``, where given, returns the same photo at a finer size (uint8 (H, W, 3) RGB, as
+    from :func:`load_photo` at ``profile.detail_side``), asked for only where a closer look
+    may tell a stack (:func:`vision.faces.add_face_stacks`): the rim of an upper piece on a
+    lower of its colour is a line the working size blurs.
 
     Where ``rules`` are given without Mixed-Use Development, the game in play allows no
     stack, and none is read where only the faces of a lower piece across a seat, the ring of
@@ -250,11 +260,11 @@ def analyze(rgb, profile: Profile | None = None, cast: np.ndarray | None = None,
 
     Raises :class:`BoardNotFound` when no piece stands out from the table.
     """
-    return _analyze(rgb, profile or load_profile(), cast, rules=rules, variant=variant)[0]
+    return _analyze(rgb, profile or load_profile(), cast, rules=rules, variant=variant, detail=detail)[0]
 
 
 def _analyze(rgb, profile: Profile, cast: np.ndarray | None = None, view: tuple | None = None, rules=None,
-             variant: str | None = None) -> tuple[Detection, tuple]:
+             variant: str | None = None, detail: Callable[[], np.ndarray] | None = None) -> tuple[Detection, tuple]:
     """:func:`analyze`, and the table view (see :func:`_table_view`) it read ``rgb`` in:
     ``view`` where given (one made of ``rgb`` before, with ``profile`` and ``rules``)."""
     start = time.perf_counter()
@@ -264,7 +274,7 @@ def _analyze(rgb, profile: Profile, cast: np.ndarray | None = None, view: tuple 
     view = view or _table_view(rgb, _under_rules(profile, rules))
     found = _candidates(view, cast=cast)
     edges = edge_tensor(rgb, _city_box(found))
-    detection = _detect(rgb, view, found, edges, cast, rules, variant)
+    detection = _detect(rgb, view, found, edges, cast, rules, variant, detail)
     return dataclasses.replace(detection, seconds=time.perf_counter() - start), view
 
 
@@ -281,11 +291,11 @@ def _under_rules(profile: Profile, rules) -> Profile:
 
 
 def _detect(rgb, view: tuple, found: Candidates, edges: EdgeTensor, cast: np.ndarray | None, rules,
-            variant: str | None) -> Detection:
+            variant: str | None, detail: Callable[[], np.ndarray] | None) -> Detection:
     """The :class:`Detection` of the candidates ``found`` in ``rgb`` (see :func:`analyze`),
     in the table ``view`` (see :func:`_table_view`), without the shadows ``cast`` (bool
-    (H, W)) where they are given; ``edges`` as for :func:`_read`; ``rules`` and ``variant``
-    as for :func:`analyze`."""
+    (H, W)) where they are given; ``edges`` as for :func:`_read`; ``rules``, ``variant`` and
+    ``detail`` as for :func:`analyze`."""
     h, w = rgb.shape[:2]
     stacks = rules is None or MIXED_USE in rules
     larges_touch = rules is not None and CANADIAN_STYLE in rules
@@ -296,7 +306,7 @@ def _detect(rgb, view: tuple, found: Candidates, edges: EdgeTensor, cast: np.nda
             found, reading = _read_without_shadows(view, found, reading, (w, h), edges, least_kept, cast)
         reading = check_reading(reading, found.strength, found.log_ratio, found.blobs, found.plain,
                                 float(np.mean(found.table[::8, ::8])), found.profile, found.strays, edges, stacks,
-                                larges_touch)
+                                larges_touch, detail)
         reading = tell_look_alikes(reading, rgb, found.strength, found.profile)
         if found.plain:
             reading = black_on_doubted_cells(reading, found.log_ratio, edges, found.profile)

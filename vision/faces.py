@@ -50,6 +50,7 @@ from .camera import Camera
 from .cells import NEIGHBOURS, SIZES, CityReading, Reading
 from .colour import log_chroma
 from .model import BASE_MM, HEIGHT_MM, HEIGHT_PER_SIDE, faces_seen, outline, pyramid_corners, seat_height_mm
+from .seat_line import seat_line_strength
 
 logger = logging.getLogger(__name__)
 
@@ -146,7 +147,7 @@ def _difference(a: np.ndarray, b: np.ndarray) -> float:
 
 def add_face_stacks(reading: CityReading, log_ratio: np.ndarray, poses: dict[tuple[int, int, int], np.ndarray],
                     colour_of: Callable[[np.ndarray], int], tint_of: Callable[[np.ndarray], int],
-                    profile: Profile) -> CityReading:
+                    profile: Profile, detail: Callable[[], np.ndarray] | None = None) -> CityReading:
     """``reading`` with each cell holding one piece (medium or large) read again as a stack
     where its faces differ across the seat of a smaller piece (:func:`face_contrast`) by at
     least ``profile.stack_face_contrast``, or, on a black piece, in chroma by at least
@@ -162,9 +163,12 @@ def add_face_stacks(reading: CityReading, log_ratio: np.ndarray, poses: dict[tup
     index of a tinted piece whose log ratio changes the way the (3,) change given does).
     Each is as sure as the difference is past its threshold (sure at twice it), times the
     piece read's colour's. A piece whose faces differ across some seat by
-    ``profile.stack_face_doubt`` or more, too little to read a stack, may still be one: it
-    is flagged for the player to check (its confidence made at most ``_DOUBTED_CONFIDENCE``
-    of ``max_uncertain_confidence``).
+    ``profile.stack_face_doubt`` or more, too little to read a stack, may still be one: where
+    ``detail`` gives the photo at a finer size (a callable returning uint8 (H, W, 3) RGB, the
+    working image's view), it is read as a stack where the upper's rim shows across its faces
+    at the seat there by ``profile.stack_seat_line`` (:func:`vision.seat_line.seat_line_strength`;
+    as sure as that is past it, sure at twice it); else it is flagged for the player to check
+    (its confidence made at most ``_DOUBTED_CONFIDENCE`` of ``max_uncertain_confidence``).
 
     A piece read might be the upper of a stack whose lower piece went unseen (black on a
     dark table); trying a larger lower under it here was measured and made far more stacks
@@ -190,6 +194,9 @@ def add_face_stacks(reading: CityReading, log_ratio: np.ndarray, poses: dict[tup
                 piece, confidence=min(piece.confidence, _DOUBTED_CONFIDENCE * profile.max_uncertain_confidence))
         tint = _tint_colours(found, colour_of, tint_of) if piece.color_index == BLACK else None
         past = _past_thresholds(found, tint is not None, profile)
+        if past is None and told >= profile.stack_face_doubt and detail is not None:
+            past = _past_seat_line(detail(), log_ratio.shape[1], reading.camera, (piece.col, piece.row),
+                                   poses[piece.col, piece.row, piece.size], seat, profile)
         colours = None if past is None else tint if past[0] else _band_colours(found, colour_of, tint_of, profile)
         if colours is not None and (id(piece) not in best or past > best[id(piece)][0]):
             best[id(piece)] = (past, piece, upper, colours)
@@ -240,6 +247,20 @@ def _past_thresholds(found: FaceContrast, tinted: bool, profile: Profile) -> tup
     if min(found.difference, found.standing_out) >= profile.stack_face_contrast:
         return False, found.difference / profile.stack_face_contrast
     return None
+
+
+def _past_seat_line(detail: np.ndarray, working_width: int, camera: Camera, cell: tuple[int, int], pose: np.ndarray,
+                    seat: float, profile: Profile) -> tuple[bool, float] | None:
+    """Whether the rim of a piece resting at the height ``seat`` (a fraction of the lower's)
+    on the pyramid at ``pose`` on ``cell`` (col, row) shows across its faces in ``detail``
+    (the photo at a finer size than the working image's ``working_width``) by
+    ``profile.stack_seat_line``, as :func:`_past_thresholds` tells it; else None."""
+    side, dx, dy, turn = (float(v) for v in pose)
+    strength = seat_line_strength(detail, detail.shape[1] / working_width, camera, (cell[0] + dx, cell[1] + dy),
+                                  side, np.radians(turn), seat)
+    if strength is None or strength < profile.stack_seat_line:
+        return None
+    return False, strength / profile.stack_seat_line
 
 
 def _stack(reading: CityReading, piece: Reading, upper: int, ratio: float, colours: tuple[int, int]) -> list[Reading]:

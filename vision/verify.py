@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import logging
+from typing import Callable
 
 import numpy as np
 
@@ -38,13 +39,14 @@ _MIN_EDGE_COMPARED = 4  # pieces on the table whose median edge strength an edge
 def check_reading(reading: CityReading, strength: np.ndarray, log_ratio: np.ndarray, blobs: list[Blob],
                   plain: bool, table_level: float, profile: Profile, strays: list[Blob] = (),
                   outline_edges: EdgeTensor | None = None, stacks: bool = True,
-                  larges_touch: bool = False) -> CityReading:
+                  larges_touch: bool = False, detail: Callable[[], np.ndarray] | None = None) -> CityReading:
     """``reading`` without the readings whose outline is mostly table, then with the pieces
     found on a second look at the empty cells beside it (sized by ``outline_edges`` too, the
     photo's edges round the city, see :func:`vision.second_look.add_unseen`), without the
     readings with no edge along their outline (:func:`drop_edgeless`: only the neighbours
     left may rule out a stack's upper size), with the stacks whose lower piece's faces tell
-    them (:func:`vision.faces.add_face_stacks`, their colours read as a second look's are),
+    them (:func:`vision.faces.add_face_stacks`, their colours read as a second look's are,
+    a doubted one told by its upper's rim in ``detail``, the photo at a finer size, if given),
     and those read as their upper piece alone whose lower piece's ring shows round it
     (:func:`vision.faces.add_ring_stacks`, a large lower beside a large where
     ``larges_touch``), both only where the game allows ``stacks``,
@@ -70,7 +72,7 @@ def check_reading(reading: CityReading, strength: np.ndarray, log_ratio: np.ndar
     found = drop_edgeless(found, poses, outline_edges, profile)
     if stacks:
         colour_of = functools.partial(colours.color, full=_NONE_FULL)
-        found = add_face_stacks(found, log_ratio, poses, colour_of, colours.tint, profile)
+        found = add_face_stacks(found, log_ratio, poses, colour_of, colours.tint, profile, detail)
         found = add_ring_stacks(found, log_ratio, poses, colour_of, colours.tint, profile, larges_touch)
     found = add_strays(found, strays, log_ratio, colours, profile)
     poses = piece_poses(found, outline_edges, poses)

@@ -22,10 +22,11 @@ GLOSSY_BLACK, RED_ON_BLACK = (34, 34, 36), (46, 30, 30)  # a red tint lit throug
 DRAWN = {"red": RED, "yellow": (210, 190, 40), "green": (40, 170, 60), "blue": BLUE, "black": GLOSSY_BLACK}
 
 
-def photo_of(camera, pieces, seed=0):
-    """A 480 x 360 photo of ``pieces`` ((cell (col, row), [(size, colour), ...] from the
-    table up) on a plain table with a little sensor noise; an upper piece rests at its seat."""
-    rgb = np.zeros((360, 480, 3), np.uint8)
+def photo_of(camera, pieces, seed=0, shape=(360, 480)):
+    """A photo of ``shape`` (rows, columns; 480 x 360 unless given) of ``pieces`` ((cell
+    (col, row), [(size, colour), ...] from the table up) on a plain table with a little
+    sensor noise; an upper piece rests at its seat."""
+    rgb = np.zeros((*shape, 3), np.uint8)
     rgb[:] = TABLE
     for cell, stack in pieces:
         lower = stack[0][0]

@@ -22,7 +22,7 @@ def _viewed(analyze, plain=False):
     """``analyze`` (rgb, profile, cast) -> Detection as vision._analyze, which also gives the
     table view it read in: of a plain table (its log ratio ``"log ratio"``) or a printed one,
     where no shadows are cast (see the last tests)."""
-    return lambda rgb, profile, cast=None, view=None, rules=None, variant=None: (
+    return lambda rgb, profile, cast=None, view=None, rules=None, variant=None, detail=None: (
         analyze(rgb, profile, cast), ("log ratio", None, None, plain, profile))
 
 
@@ -310,7 +310,7 @@ def test_each_size_is_decoded_and_its_table_seen_once_however_often_it_is_read(m
         decoded.append(side)
         return np.zeros((round(0.75 * side), side, 3), np.uint8)
 
-    def analyze(rgb, profile, cast=None, view=None, rules=None, variant=None):
+    def analyze(rgb, profile, cast=None, view=None, rules=None, variant=None, detail=None):
         viewed.append(view)
         found = TWO_MEDIUMS_SIDE_BY_SIDE if rgb.shape[1] != largest else LEGAL[:3 if cast == "shadows 1" else 4]
         return _detection(found), view or ("log ratio", None, None, True, profile)
@@ -323,12 +323,34 @@ def test_each_size_is_decoded_and_its_table_seen_once_however_often_it_is_read(m
     assert all(view is not None for view in viewed[3:])
 
 
+def test_the_photo_is_decoded_at_its_full_size_once_and_only_where_a_reading_asks(monkeypatch):
+    """A reading may ask for the photo at ``detail_side`` (a closer look at a doubted
+    stack): it is decoded then, once however many readings ask, and never where none does."""
+    decoded = []
+
+    def load_photo(data, side):
+        decoded.append(side)
+        return np.zeros((round(0.75 * side), side, 3), np.uint8)
+
+    def analyze(rgb, profile, cast=None, view=None, rules=None, variant=None, detail=None):
+        if asking and detail is not None:
+            assert detail().shape == (round(0.75 * PROFILE.detail_side), PROFILE.detail_side, 3)
+        return _detection(TWO_MEDIUMS_SIDE_BY_SIDE), ("log ratio", None, None, False, profile)
+    monkeypatch.setattr(vision, "load_photo", load_photo)
+    monkeypatch.setattr(vision, "_analyze", analyze)
+    sides = [round(scale * PROFILE.working_side) for scale in (1.0, *PROFILE.second_reading_scales)]
+    for asking, expected in ((True, [sides[0], PROFILE.detail_side, *sides[1:]]), (False, sides)):
+        decoded.clear()
+        vision.read_photo(_photo(), PROFILE)
+        assert decoded == expected
+
+
 def test_each_reading_is_made_under_the_rules_and_variant_in_play(monkeypatch):
     """The rules and variant the photo is read under reach every reading (made at each
     size); where the variant is not told, none is."""
     seen = []
 
-    def analyze(rgb, profile, cast=None, view=None, rules=None, variant=None):
+    def analyze(rgb, profile, cast=None, view=None, rules=None, variant=None, detail=None):
         seen.append((rules, variant))
         return _detection(TWO_MEDIUMS_SIDE_BY_SIDE), ("log ratio", None, None, False, profile)
     monkeypatch.setattr(vision, "_analyze", analyze)
@@ -366,11 +388,12 @@ def test_the_rules_in_play_tell_how_stacks_and_sizes_are_read(monkeypatch, rules
     faces of a lower piece tell a stack, or doubt one, at lesser contrasts; where other rules
     are in play without it, no stack is read from hints; where Canadian Style is, two larges
     side by side cost the sizes less, and a stack's large lower piece and a whole set's
-    large missed may stand beside a large; where the rules are not known, as ever."""
+    large missed may stand beside a large; where the rules are not known, as ever. The photo
+    at its full size, where given, reaches the check too."""
     seen = {}
 
     def check_reading(reading, *args):
-        seen["check"] = ((args[5].stack_face_contrast, args[5].stack_face_doubt), args[5].large_pair_cost, *args[-2:])
+        seen["check"] = ((args[5].stack_face_contrast, args[5].stack_face_doubt), args[5].large_pair_cost, *args[-3:])
         return reading
 
     def as_whole_set(reading, profile, edges, image, stacks, larges_touch, variant, log_ratio):
@@ -378,7 +401,8 @@ def test_the_rules_in_play_tell_how_stacks_and_sizes_are_read(monkeypatch, rules
         return reading
     monkeypatch.setattr(vision, "check_reading", check_reading)
     monkeypatch.setattr(vision, "as_whole_set", as_whole_set)
+    closer = dataclasses.replace  # any callable: the photo at its full size, passed on to the check
     vision.analyze(vision.load_photo(SAMPLE.read_bytes(), PROFILE.working_side), PROFILE, rules=rules,
-                   variant="small-city")
-    assert seen == {"check": (faces, large_pair_cost, stacks, larges_touch),
+                   variant="small-city", detail=closer)
+    assert seen == {"check": (faces, large_pair_cost, stacks, larges_touch, closer),
                     "whole set": (stacks, larges_touch, "small-city")}
