@@ -163,12 +163,14 @@ def add_face_stacks(reading: CityReading, log_ratio: np.ndarray, poses: dict[tup
     index of a tinted piece whose log ratio changes the way the (3,) change given does).
     Each is as sure as the difference is past its threshold (sure at twice it), times the
     piece read's colour's. A piece whose faces differ across some seat by
-    ``profile.stack_face_doubt`` or more, too little to read a stack, may still be one: where
-    ``detail`` gives the photo at a finer size (a callable returning uint8 (H, W, 3) RGB, the
-    working image's view), it is read as a stack where the upper's rim shows across its faces
-    at the seat there by ``profile.stack_seat_line`` (:func:`vision.seat_line.seat_line_strength`;
-    as sure as that is past it, sure at twice it); else it is flagged for the player to check
-    (its confidence made at most ``_DOUBTED_CONFIDENCE`` of ``max_uncertain_confidence``).
+    ``profile.stack_face_doubt`` or more, too little to read a stack (or differing by a shade
+    of one piece: no colour named), may still be one: where ``detail`` gives the photo at a
+    finer size (a callable returning uint8 (H, W, 3) RGB, the working image's view), it is
+    read as a stack where the upper's rim shows across its faces at the seat there by
+    ``profile.stack_seat_line`` (:func:`vision.seat_line.seat_line_strength`; as sure as that
+    is past it, sure at twice it), its colours as its bands read them or, where they name
+    none, both the band below's; else it is flagged for the player to check (its confidence
+    made at most ``_DOUBTED_CONFIDENCE`` of ``max_uncertain_confidence``).
 
     A piece read might be the upper of a stack whose lower piece went unseen (black on a
     dark table); trying a larger lower under it here was measured and made far more stacks
@@ -194,10 +196,12 @@ def add_face_stacks(reading: CityReading, log_ratio: np.ndarray, poses: dict[tup
                 piece, confidence=min(piece.confidence, _DOUBTED_CONFIDENCE * profile.max_uncertain_confidence))
         tint = _tint_colours(found, colour_of, tint_of) if piece.color_index == BLACK else None
         past = _past_thresholds(found, tint is not None, profile)
-        if past is None and told >= profile.stack_face_doubt and detail is not None:
+        colours = None if past is None else tint if past[0] else _band_colours(found, colour_of, tint_of, profile)
+        if colours is None and told >= profile.stack_face_doubt and detail is not None:
             past = _past_seat_line(detail(), log_ratio.shape[1], reading.camera, (piece.col, piece.row),
                                    poses[piece.col, piece.row, piece.size], seat, profile)
-        colours = None if past is None else tint if past[0] else _band_colours(found, colour_of, tint_of, profile)
+            colours = None if past is None else (_band_colours(found, colour_of, tint_of, profile)
+                                                 or (colour_of(found.below),) * 2)
         if colours is not None and (id(piece) not in best or past > best[id(piece)][0]):
             best[id(piece)] = (past, piece, upper, colours)
     if best:

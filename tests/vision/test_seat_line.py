@@ -5,14 +5,16 @@ import numpy as np
 import pytest
 
 from calibration import load_profile
+from calibration.profile import COLOR_ORDER
 from vision.camera import Camera
 from vision.edge_fit import edge_tensor
-from vision.faces import add_face_stacks
+from vision.faces import add_face_stacks, face_contrast
 from vision.model import HEIGHT_MM, seat_height_mm
 from vision.seat_line import seat_line_strength
 from vision.verify import piece_poses
 from tests.vision.test_edge_fit import tilted_camera
-from tests.vision.test_faces import DEEP_RED, RED, log_ratio_of, nearest_colour, photo_of, reading_of
+from tests.vision.test_faces import (DEEP_RED, RED, drawn_colours, log_ratio_of, nearest_colour, photo_of,
+                                     reading_of)
 
 FINER = 3  # the detail photo's side, in working photo sides
 STACK_AND_SINGLE = [((0, 0), [(3, RED), (2, DEEP_RED)]), ((2, 0), [(3, RED)])]
@@ -57,3 +59,26 @@ def test_a_doubted_piece_is_read_as_a_stack_where_the_finer_photo_shows_the_uppe
 
     assert read(lambda: detail) == [(0, 2, 1, False), (0, 3, 0, False), (2, 3, 0, False)]
     assert read(None) == [(0, 3, 0, True), (2, 3, 0, False)]
+
+
+def test_faces_differing_by_a_shade_of_one_piece_are_a_stack_of_one_colour_where_the_rim_shows():
+    """A paler red medium on a red large: the faces differ overall, but the change across the
+    seat points away from red with too little hue to name another colour (a reflection
+    pales a single piece's upper part so), which leaves one piece, flagged. Where the finer
+    photo shows the upper's rim at the seat, it is a stack, of the colour below."""
+    camera, red = tilted_camera(15.0), COLOR_ORDER.index("red")
+    rgb, detail = photos_of(camera, [((0, 0), [(3, RED), (2, (200, 60, 60))])])
+    reading = reading_of(camera, [((0, 0), 3, red)])
+    poses = piece_poses(reading, edge_tensor(rgb, (0, 0, 480, 360)))
+    contrast = face_contrast(log_ratio_of(rgb), camera, (0, 0), poses[0, 0, 3], seat_height_mm(3, 2) / HEIGHT_MM[3])
+    profile = dataclasses.replace(load_profile(), stack_face_contrast=contrast.difference / 2,
+                                  stack_tint_contrast=2 * contrast.tint_difference)
+
+    def read(closer):
+        found = add_face_stacks(reading, log_ratio_of(rgb), poses, lambda feature: red, drawn_colours().tint, profile,
+                                closer)
+        return sorted((p.size, p.level, p.color_index, p.confidence < profile.max_uncertain_confidence)
+                      for p in found.pieces)
+
+    assert read(None) == [(3, 0, red, True)]
+    assert read(lambda: detail) == [(2, 1, red, False), (3, 0, red, False)]
