@@ -206,6 +206,7 @@ class Profile:
     cast_shadow_rounds: int
     cast_shadow_least_kept: float
     card_min_side: float
+    card_cut_min_side: float
     card_rect_fill: float
     card_hull_fill: float
     card_straightness: float

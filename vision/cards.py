@@ -31,20 +31,22 @@ def card_outlines(paper: np.ndarray, side: float, profile: Profile) -> list[np.n
     it (a rectangle in perspective), and which fills at least ``card_hull_fill`` of that hull
     (a coloured band printed along a card's side leaves a bay in its paper; paper open wide on
     one side fills little of its hull). Cut by the photo's edge, a card shows as part of a
-    rectangle: a region touching the edge is a card where it fills ``card_rect_fill`` of its
-    convex hull, whose outline is at most six straight sides to within ``card_straightness``
-    typical sides (glare there is round)."""
+    rectangle, as little of it as the photo holds: a region touching the edge, of at least
+    ``card_cut_min_side`` typical sides squared, is a card where it fills ``card_rect_fill``
+    of its convex hull, whose outline is at most six straight sides to within
+    ``card_straightness`` typical sides (glare there is round)."""
     contours, _ = cv2.findContours(paper.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     h, w = paper.shape
     cards = []
     for contour in contours:
         area = cv2.contourArea(contour)
-        if area < (profile.card_min_side * side) ** 2:
+        if area < (profile.card_cut_min_side * side) ** 2:
             continue
         hull = cv2.convexHull(contour)
         hull_area = cv2.contourArea(hull)
         quadrilateral = least_quadrilateral(hull)
-        if (quadrilateral is not None and hull_area >= profile.card_rect_fill * cv2.contourArea(quadrilateral)
+        if (area >= (profile.card_min_side * side) ** 2 and quadrilateral is not None
+                and hull_area >= profile.card_rect_fill * cv2.contourArea(quadrilateral)
                 and area >= profile.card_hull_fill * hull_area):
             cards.append(quadrilateral.reshape(-1, 2).astype(np.float32))
             continue

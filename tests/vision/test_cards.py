@@ -65,6 +65,19 @@ def test_a_card_cut_by_the_photos_edge_is_a_card_and_glare_there_is_not():
     assert card_outlines(glare > 0, SIDE, PROFILE) == []
 
 
+def test_a_card_s_strip_at_the_photos_edge_is_a_card_however_little_of_it_shows():
+    """A card lying mostly beyond the frame shows a strip of paper, less than a card inside
+    the photo must hold (20270305 scene 83: 2.1-2.5 sides squared, its printed pyramids read
+    as a piece); its straight sides tell it. Glare as large at the edge is round."""
+    strip = np.zeros((400, 500), np.uint8)
+    strip[0:28, 200:300] = 1  # 2800 pixels: 3.1 sides squared, under the 4 a card must hold
+    cards = card_outlines(strip > 0, SIDE, PROFILE)
+    assert len(cards) == 1 and on_card((250, 10), cards)
+    glare = np.zeros((400, 500), np.uint8)
+    cv2.circle(glare, (0, 200), 45, 1, -1)  # 3.6 sides squared
+    assert card_outlines(glare > 0, SIDE, PROFILE) == []
+
+
 def test_a_card_with_a_band_printed_along_its_side_is_a_card_and_a_hollow_frame_is_not():
     """A coloured band printed along part of a card's side leaves a bay in its paper, which
     then fills too little of its least rectangle; its convex hull still fills it. Paper open
