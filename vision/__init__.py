@@ -167,7 +167,8 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=None, variant:
     return rgb, dataclasses.replace(detection, seconds=time.perf_counter() - start)
 
 
-def _read_at_sizes(data: bytes, profile: Profile, rules, variant: str | None, sizes: dict, detail,
+def _read_at_sizes(data: bytes, profile: Profile, rules, variant: str | None, sizes: dict,
+                   detail: Callable[[], np.ndarray],
                    cast: np.ndarray | None = None) -> tuple[np.ndarray, Detection, tuple, bool]:
     """The image, :class:`Detection` and table view (see :func:`_table_view`) of the reading
     of ``data`` kept among those at the sizes :func:`read_photo` tries, the shadows ``cast``

@@ -49,7 +49,8 @@ from ._lookup import pixels_where
 from .camera import Camera
 from .cells import NEIGHBOURS, SIZES, CityReading, Reading
 from .colour import log_chroma
-from .model import BASE_MM, HEIGHT_MM, HEIGHT_PER_SIDE, faces_seen, outline, pyramid_corners, seat_height_mm
+from .model import (BASE_MM, HEIGHT_MM, HEIGHT_PER_SIDE, cross_section, faces_seen, outline, pyramid_corners,
+                    seat_height_mm)
 from .seat_line import seat_line_strength
 
 logger = logging.getLogger(__name__)
@@ -120,8 +121,8 @@ def _face_bands(log_ratio: np.ndarray, camera: Camera, cell: tuple[int, int], po
     side, dx, dy, turn = (float(v) for v in pose)
     centre, turn = (cell[0] + dx, cell[1] + dy), np.radians(turn)
     bounds = (_GAP, seat - _GAP, seat + _GAP, min(seat + _BAND, _TOP))
-    squares = [_square_at(camera, centre, side, turn, f) for f in bounds]
-    beside = [_square_at(camera, centre, side * (1 + 2 * g), turn, 0.0) for g in (_GAP, _GAP + _BESIDE)]
+    squares = [cross_section(camera, centre, side, turn, f) for f in bounds]
+    beside = [cross_section(camera, centre, side * (1 + 2 * g), turn, 0.0) for g in (_GAP, _GAP + _BESIDE)]
     hidden = None
     if upper_share is not None:
         full = side * HEIGHT_PER_SIDE
@@ -300,15 +301,6 @@ def _pieces_by_cell(reading: CityReading) -> dict[tuple[int, int], list[Reading]
     for p in reading.pieces:
         by_cell.setdefault((p.col, p.row), []).append(p)
     return by_cell
-
-
-def _square_at(camera: Camera, centre: tuple[float, float], side: float, turn: float, height: float) -> np.ndarray:
-    """(5, 2) image (x, y) of the corners of the cross-section at ``height`` (a fraction of
-    its height) of the pyramid of base ``side`` (grid units) at ``centre`` (col, row) turned
-    by ``turn`` (radians), and its apex."""
-    full = side * HEIGHT_PER_SIDE
-    return pyramid_corners(camera, np.array([centre], np.float64), np.array([side * (1 - height)]),
-                           np.array([full * (1 - height)]), lifts=full * height, turns=turn)[0]
 
 
 def _band_pixels(log_ratio: np.ndarray, low: np.ndarray, high: np.ndarray, k: int,

@@ -130,6 +130,16 @@ def pyramid_corners(camera: Camera, centres: np.ndarray, sides: np.ndarray, heig
     return camera.project(pts.reshape(-1, 3)).reshape(n, 5, 2)
 
 
+def cross_section(camera: Camera, centre: tuple[float, float], side: float, turn: float, height: float) -> np.ndarray:
+    """(5, 2) image (x, y) of the corners of the cross-section at ``height`` (a fraction of
+    its height) of the pyramid of base ``side`` (grid units, its height as a real piece's for
+    its side) at ``centre`` (col, row) turned by ``turn`` (radians), in order round it, and
+    its apex."""
+    full = side * HEIGHT_PER_SIDE
+    return pyramid_corners(camera, np.array([centre], np.float64), np.array([side * (1 - height)]),
+                           np.array([full * (1 - height)]), lifts=full * height, turns=turn)[0]
+
+
 def _hull(points: np.ndarray) -> np.ndarray:
     """Convex hull of a few 2D points (monotone chain), counter-clockwise."""
     pts = sorted(map(tuple, points))

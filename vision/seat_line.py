@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from .camera import Camera
-from .model import HEIGHT_PER_SIDE, faces_seen, pyramid_corners
+from .model import cross_section, faces_seen
 
 _SPAN = 0.18  # of the lower's height, each side of the seat, across which a face is profiled
 _LOWEST, _HIGHEST = 0.04, 0.9  # the profile stays off the base's edge and the apex
@@ -38,26 +38,15 @@ def seat_line_strength(detail: np.ndarray, scale: float, camera: Camera, centre:
     the steps elsewhere on it (their log RGB, summed over the channels); the median over the
     faces. None where no face is seen."""
     low, high = max(seat - _SPAN, _LOWEST), min(seat + _SPAN, _HIGHEST)
-    below, above = (_cross_section(camera, centre, side, turn, h) * scale for h in (low, high))
-    base = _cross_section(camera, centre, side, turn, 0.0)
-    apex = pyramid_corners(camera, np.array([centre], np.float64), np.array([side]),
-                           np.array([side * HEIGHT_PER_SIDE]), turns=turn)[0, 4]
+    below, above = (cross_section(camera, centre, side, turn, h)[:4] * scale for h in (low, high))
+    base = cross_section(camera, centre, side, turn, 0.0)
     heights = low + (high - low) * (np.arange(_LINES - 1) + 0.5) / (_LINES - 1)  # of the steps
     near, away = np.abs(heights - seat) <= _NEAR, np.abs(heights - seat) >= _AWAY
     ratios = []
-    for k in np.nonzero(faces_seen(base[None], apex[None])[0])[0]:
+    for k in np.nonzero(faces_seen(base[None, :4], base[None, 4])[0])[0]:
         steps = _steps_across(detail, below[k], below[(k + 1) % 4], above[k], above[(k + 1) % 4])
         ratios.append(steps[near].max() / max(float(np.percentile(steps[away], 90)), 1e-6))
     return float(np.median(ratios)) if ratios else None
-
-
-def _cross_section(camera: Camera, centre: tuple[float, float], side: float, turn: float,
-                   height: float) -> np.ndarray:
-    """(4, 2) image (x, y) corners of the pyramid's cross-section at ``height`` (a fraction
-    of its height), in order round it."""
-    full = side * HEIGHT_PER_SIDE
-    return pyramid_corners(camera, np.array([centre], np.float64), np.array([side * (1 - height)]),
-                           np.array([full * (1 - height)]), lifts=full * height, turns=turn)[0, :4]
 
 
 def _steps_across(detail: np.ndarray, low0: np.ndarray, low1: np.ndarray, high0: np.ndarray,
