@@ -205,6 +205,8 @@ class Profile:
     cast_shadow_max_elevation_deg: float
     cast_shadow_rounds: int
     cast_shadow_least_kept: float
+    cast_shadow_print_agreement_deg: float
+    cast_shadow_print_max_elevation_deg: float
     card_min_side: float
     card_cut_min_side: float
     card_rect_fill: float

@@ -121,16 +121,17 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=None, variant:
 
     Where the reading at ``profile.working_side`` did not settle the photo (it broke the
     rules, sat off a clear grid, left a cell in doubt or found no city, so other sizes were
-    read; or it guessed pieces and another size's reading was kept), and on a plain table,
-    where the lamp that best explains the darkness beside the kept reading's pieces is low
-    (:func:`vision.cast_shadows.cast_shadows`), the photo is read again so, without the
-    shadows that lamp casts, up to ``profile.cast_shadow_rounds`` times (each reading places
-    them better; a reading of the same pieces as the one before is not made again), and the
-    last reading is kept unless it reads under ``profile.cast_shadow_least_kept`` of the
-    cells read before it (the faces of pieces the reading missed, black ones on a dark
-    table, say, went with the shadows). On a printed cloth the print's dark colours would
-    pass for shadow. A reading the working side settled is seldom mended so
-    (``calibration/README.md``), and reading it again would double its time.
+    read; or it guessed pieces and another size's reading was kept), and where the lamp that
+    best explains the darkness beside the kept reading's pieces is low
+    (:func:`vision.cast_shadows.cast_shadows`; on a printed cloth, whose dark colours pass
+    for shadow, the darkness is also told against the table across each piece, and the two
+    lamps must agree), the photo is read again so, without the shadows that lamp casts, up to
+    ``profile.cast_shadow_rounds`` times (each reading places them better; a reading of the
+    same pieces as the one before is not made again), and the last reading is kept unless it
+    reads under ``profile.cast_shadow_least_kept`` of the cells read before it (the faces of
+    pieces the reading missed, black ones on a dark table, say, went with the shadows). A
+    reading the working side settled is seldom mended so (``calibration/README.md``), and
+    reading it again would double its time.
 
     Each reading is made knowing what the ``rules`` in play allow (see :func:`analyze`), and
     may ask for the photo decoded again at ``profile.detail_side``, once, for a closer look.
@@ -149,7 +150,7 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=None, variant:
     rgb, detection, view, settled = _read_at_sizes(data, profile, rules, variant, sizes, detail)
     for _ in range(0 if settled else profile.cast_shadow_rounds):
         log_ratio, _, _, plain, _ = view
-        shadows = cast_shadows(detection, log_ratio, profile) if plain else None
+        shadows = cast_shadows(detection, log_ratio, profile, printed=not plain)
         if shadows is None:
             break
         logger.info("read again without the shadows a low lamp casts")

@@ -1,5 +1,6 @@
 """The shadows a low lamp casts beside the pieces: one lamp fitted to the darkness beside a
-reading's pieces places every piece's shadow, outside the pieces."""
+reading's pieces places every piece's shadow, outside the pieces; on a print, only where the
+darkness told against the table across each piece fits the same lamp."""
 import dataclasses
 
 import cv2
@@ -92,6 +93,60 @@ def test_darkness_all_round_the_pieces_is_the_table_not_a_shadow():
     log_ratio[log_ratio[..., 0] <= 0] = -0.6 * (np.random.default_rng(1).random((300, 400))
                                                  [log_ratio[..., 0] <= 0] < 0.4)[:, None]
     assert cast_shadows(detection, log_ratio, PROFILE) is None
+
+
+MILD_PRINT = (-0.5, 0.0, 0.4)  # a third of it as dark as a shadow against the table's estimate
+HARSH_PRINT = (-0.7, 0.7)  # half of it darker than a shadow
+
+
+def _printed(log_ratio: np.ndarray, seed: int, levels: tuple[float, ...] = MILD_PRINT) -> np.ndarray:
+    """``log_ratio`` with a print on the table of patches 6 pixels across, each brighter or
+    darker than the estimate of the table by one of ``levels``, chosen at random."""
+    patches = np.array(levels, np.float32)[np.random.default_rng(seed).integers(0, len(levels), size=(50, 67))]
+    print_ = cv2.resize(patches, (400, 300), interpolation=cv2.INTER_NEAREST)
+    table = log_ratio[..., 0] <= 0
+    out = log_ratio.copy()
+    out[table] += print_[table][:, None]
+    return out
+
+
+@pytest.mark.parametrize("elevation, turn, seed", [(35, 30, 1), (40, 200, 2), (45, 290, 3)])
+def test_a_low_lamps_shadows_are_placed_on_a_print(elevation, turn, seed):
+    detection = _city()
+    log_ratio, truth = _shaded(detection, elevation, turn)
+    found = cast_shadows(detection, _printed(log_ratio, seed), PROFILE, printed=True)
+    assert found is not None
+    assert (found & truth).sum() >= 0.85 * truth.sum()
+    assert (found & ~truth).sum() <= 0.15 * truth.sum()
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_a_print_under_a_high_lamp_casts_no_shadow(seed):
+    detection = _city()
+    log_ratio, _ = _shaded(detection, 75, 30)
+    assert cast_shadows(detection, _printed(log_ratio, seed), PROFILE, printed=True) is None
+
+
+@pytest.mark.parametrize("elevation, turn", [(35, 30), (40, 200), (45, 290), (35, 120)])
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
+def test_the_shadows_cast_on_a_print_passing_for_shadow_are_the_lamps_or_none(elevation, turn, seed):
+    """Against the table's estimate, the darkest half of the print makes a lamp of its own
+    (most of these cases); told across each piece too, no lamp or the true one."""
+    detection = _city()
+    log_ratio, truth = _shaded(detection, elevation, turn)
+    found = cast_shadows(detection, _printed(log_ratio, seed, HARSH_PRINT), PROFILE, printed=True)
+    if found is not None:
+        assert (found & truth).sum() >= 0.85 * truth.sum()
+        assert (found & ~truth).sum() <= 0.15 * truth.sum()
+
+
+def test_on_a_print_only_a_lamp_low_enough_casts_shadows_worth_leaving_out():
+    """The short shadows of a lamp 55 degrees up are left out on a plain table, not on a print."""
+    detection = _city()
+    log_ratio, _ = _shaded(detection, 55, 30)
+    assert PROFILE.cast_shadow_print_max_elevation_deg < 55 <= PROFILE.cast_shadow_max_elevation_deg
+    assert cast_shadows(detection, log_ratio, PROFILE) is not None
+    assert cast_shadows(detection, _printed(log_ratio, 1), PROFILE, printed=True) is None
 
 
 def test_a_city_of_uppers_alone_casts_nothing():

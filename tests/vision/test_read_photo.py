@@ -1,5 +1,5 @@
 """read_photo: the photo read again at other sizes where its reading breaks the game's rules,
-and again without the shadows a low lamp casts on a plain table."""
+and again without the shadows a low lamp casts."""
 import dataclasses
 from pathlib import Path
 
@@ -18,10 +18,15 @@ LEGAL = [(0, 0, "red", 1), (0, 1, "blue", 2), (1, 1, "green", 1), (1, 2, "yellow
 TWO_MEDIUMS_SIDE_BY_SIDE = [(0, 0, "red", 2), (0, 1, "blue", 2), (1, 1, "green", 1), (1, 2, "yellow", 3)]
 
 
+@pytest.fixture(autouse=True)
+def _no_low_lamp(monkeypatch):
+    """No lamp casts shadows worth leaving out, unless a test fits one."""
+    monkeypatch.setattr(vision, "cast_shadows", lambda detection, log_ratio, profile, printed: None)
+
+
 def _viewed(analyze, plain=False):
     """``analyze`` (rgb, profile, cast) -> Detection as vision._analyze, which also gives the
-    table view it read in: of a plain table (its log ratio ``"log ratio"``) or a printed one,
-    where no shadows are cast (see the last tests)."""
+    table view it read in (its log ratio ``"log ratio"``): of a plain table or a printed one."""
     return lambda rgb, profile, cast=None, view=None, rules=None, variant=None, detail=None: (
         analyze(rgb, profile, cast), ("log ratio", None, None, plain, profile))
 
@@ -225,9 +230,9 @@ def _in_doubt(detection: Detection) -> Detection:
     (5, True, ["shadows 1", "shadows 2"]),  # two rounds, each reading placing the shadows better
     (1, True, ["shadows 1"]),               # the second reading's lamp is high
     (0, True, []),                          # a high lamp: no round
-    (5, False, []),                         # a print's dark colours are no shadow
+    (5, False, ["shadows 1", "shadows 2"]),  # on a print too, its lamp fitted as a print's
 ])
-def test_a_low_lamps_shadows_are_left_out_of_a_plain_tables_candidates(monkeypatch, lamp_low_for, plain, rounds):
+def test_a_low_lamps_shadows_are_left_out_of_the_candidates(monkeypatch, lamp_low_for, plain, rounds):
     """Where the lamp fitted to the kept reading (of the three sizes: the first left a cell
     in doubt) is low, the photo is read again without the shadows it casts, and that reading
     kept, up to ``cast_shadow_rounds`` times (each reading here reads the city otherwise than
@@ -240,8 +245,8 @@ def test_a_low_lamps_shadows_are_left_out_of_a_plain_tables_candidates(monkeypat
         found = dataclasses.replace(_detection(cities[cast]), warnings=[f"without {cast}"])
         return _in_doubt(found) if cast is None else found
 
-    def cast_shadows(detection, log_ratio, profile):
-        assert log_ratio == "log ratio"
+    def cast_shadows(detection, log_ratio, profile, printed):
+        assert log_ratio == "log ratio" and printed == (not plain)
         fitted.append(detection.warnings[-1])
         return f"shadows {len(fitted)}" if len(fitted) <= lamp_low_for else None
     monkeypatch.setattr(vision, "_analyze", _viewed(analyze, plain))
@@ -249,7 +254,7 @@ def test_a_low_lamps_shadows_are_left_out_of_a_plain_tables_candidates(monkeypat
     assert PROFILE.cast_shadow_rounds == 2
     _, detection = vision.read_photo(_photo(), PROFILE)
     assert asked == [None] * 3 + rounds and f"without {([None] + rounds)[-1]}" in detection.warnings
-    assert fitted == ([f"without {cast}" for cast in [None, *rounds][:2]] if plain else [])
+    assert fitted == [f"without {cast}" for cast in [None, *rounds][:2]]
 
 
 @pytest.mark.parametrize("guessed", [0, 2])
@@ -265,7 +270,7 @@ def test_a_reading_the_working_size_settled_is_not_read_again_for_shadows(monkey
             return dataclasses.replace(_detection(LEGAL), guessed=guessed)
         return _detection(TWO_MEDIUMS_SIDE_BY_SIDE)
     monkeypatch.setattr(vision, "_analyze", _viewed(analyze, plain=True))
-    monkeypatch.setattr(vision, "cast_shadows", lambda detection, log_ratio, profile: pytest.fail("lamp fitted"))
+    monkeypatch.setattr(vision, "cast_shadows", lambda detection, log_ratio, profile, printed: pytest.fail("lamp fitted"))
     rgb, _ = vision.read_photo(_photo(), PROFILE)
     assert asked == [None] * (3 if guessed else 1) and rgb.shape[1] == 1000
 
@@ -279,7 +284,7 @@ def test_a_reading_the_shadows_left_out_did_not_change_is_not_made_again(monkeyp
         found = dataclasses.replace(_detection(LEGAL), warnings=[f"without {cast}"])
         return _in_doubt(found) if cast is None else found
     monkeypatch.setattr(vision, "_analyze", _viewed(analyze, plain=True))
-    monkeypatch.setattr(vision, "cast_shadows", lambda detection, log_ratio, profile: f"shadows {len(asked)}")
+    monkeypatch.setattr(vision, "cast_shadows", lambda detection, log_ratio, profile, printed: f"shadows {len(asked)}")
     _, detection = vision.read_photo(_photo(), PROFILE)
     assert asked == [None] * 3 + ["shadows 3"] and detection.warnings == ["without shadows 3"]
 
@@ -293,7 +298,7 @@ def test_a_reading_that_lost_the_city_with_the_shadows_is_not_kept(monkeypatch):
         asked.append(cast)
         return _in_doubt(_detection(LEGAL)) if cast is None else _detection(LEGAL[:2])
     monkeypatch.setattr(vision, "_analyze", _viewed(analyze, plain=True))
-    monkeypatch.setattr(vision, "cast_shadows", lambda detection, log_ratio, profile: "shadows")
+    monkeypatch.setattr(vision, "cast_shadows", lambda detection, log_ratio, profile, printed: "shadows")
     _, detection = vision.read_photo(_photo(), PROFILE)
     assert asked == [None] * 3 + ["shadows"] and len(detection.pieces) == 4
 
@@ -316,7 +321,7 @@ def test_each_size_is_decoded_and_its_table_seen_once_however_often_it_is_read(m
         return _detection(found), view or ("log ratio", None, None, True, profile)
     monkeypatch.setattr(vision, "load_photo", load_photo)
     monkeypatch.setattr(vision, "_analyze", analyze)
-    monkeypatch.setattr(vision, "cast_shadows", lambda detection, log_ratio, profile: f"shadows {len(viewed) // 3}")
+    monkeypatch.setattr(vision, "cast_shadows", lambda detection, log_ratio, profile, printed: f"shadows {len(viewed) // 3}")
     vision.read_photo(_photo(), PROFILE)
     assert decoded == sides
     assert len(viewed) == 9 and viewed[:3] == [None] * 3
