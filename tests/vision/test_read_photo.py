@@ -83,7 +83,8 @@ def test_of_readings_breaking_as_many_rules_the_surest_is_kept(monkeypatch):
     def analyze(rgb, profile, cast=None):
         detection = _detection(TWO_MEDIUMS_SIDE_BY_SIDE)
         sure = 0.95 if rgb.shape[1] == 806 else 0.5
-        return dataclasses.replace(detection, pieces=[dataclasses.replace(p, confidence=sure) for p in detection.pieces])
+        pieces = [dataclasses.replace(p, confidence=sure) for p in detection.pieces]
+        return dataclasses.replace(detection, pieces=pieces)
     monkeypatch.setattr(vision, "_analyze", _viewed(analyze))
     rgb, _ = vision.read_photo(_photo(), PROFILE)
     assert rgb.shape[1] == 806
@@ -270,7 +271,8 @@ def test_a_reading_the_working_size_settled_is_not_read_again_for_shadows(monkey
             return dataclasses.replace(_detection(LEGAL), guessed=guessed)
         return _detection(TWO_MEDIUMS_SIDE_BY_SIDE)
     monkeypatch.setattr(vision, "_analyze", _viewed(analyze, plain=True))
-    monkeypatch.setattr(vision, "cast_shadows", lambda detection, log_ratio, profile, printed: pytest.fail("lamp fitted"))
+    monkeypatch.setattr(vision, "cast_shadows",
+                        lambda detection, log_ratio, profile, printed: pytest.fail("lamp fitted"))
     rgb, _ = vision.read_photo(_photo(), PROFILE)
     assert asked == [None] * (3 if guessed else 1) and rgb.shape[1] == 1000
 
@@ -284,7 +286,8 @@ def test_a_reading_the_shadows_left_out_did_not_change_is_not_made_again(monkeyp
         found = dataclasses.replace(_detection(LEGAL), warnings=[f"without {cast}"])
         return _in_doubt(found) if cast is None else found
     monkeypatch.setattr(vision, "_analyze", _viewed(analyze, plain=True))
-    monkeypatch.setattr(vision, "cast_shadows", lambda detection, log_ratio, profile, printed: f"shadows {len(asked)}")
+    monkeypatch.setattr(vision, "cast_shadows",
+                        lambda detection, log_ratio, profile, printed: f"shadows {len(asked)}")
     _, detection = vision.read_photo(_photo(), PROFILE)
     assert asked == [None] * 3 + ["shadows 3"] and detection.warnings == ["without shadows 3"]
 
@@ -321,7 +324,8 @@ def test_each_size_is_decoded_and_its_table_seen_once_however_often_it_is_read(m
         return _detection(found), view or ("log ratio", None, None, True, profile)
     monkeypatch.setattr(vision, "load_photo", load_photo)
     monkeypatch.setattr(vision, "_analyze", analyze)
-    monkeypatch.setattr(vision, "cast_shadows", lambda detection, log_ratio, profile, printed: f"shadows {len(viewed) // 3}")
+    monkeypatch.setattr(vision, "cast_shadows",
+                        lambda detection, log_ratio, profile, printed: f"shadows {len(viewed) // 3}")
     vision.read_photo(_photo(), PROFILE)
     assert decoded == sides
     assert len(viewed) == 9 and viewed[:3] == [None] * 3
