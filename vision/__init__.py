@@ -27,7 +27,9 @@ shaded_like_black (a black piece on a doubted cell, told by its faces' shading o
 whole_set (a reading of about a whole set, read as the set: its kinds over and short tell
 flagged pieces misread, or a piece missed beside the city), detection, overlay,
 second_readings (readings of the photo at other sizes weighed by the game's rules),
-cast_shadows (the shadows a low lamp casts, left out of a reading made again).
+cast_shadows (the shadows a low lamp casts, left out of a reading made again),
+upper_colour (a stack's upper read green, read again against its lower piece: the two
+tints mixed look green).
 """
 from __future__ import annotations
 
@@ -56,6 +58,7 @@ from .overlay import draw_overlay
 from .pieces import Blob, find_blobs
 from .second_readings import broken_rules, mark_disputed
 from .shaded_like_black import black_on_doubted_cells
+from .upper_colour import read_over_lower
 from .verify import check_reading
 from .whole_set import as_whole_set
 
@@ -248,7 +251,10 @@ def analyze(rgb, profile: Profile | None = None, cast: np.ndarray | None = None,
     beside a large one: the player may have placed them so. Where the rules are not known,
     stacks are read from hints and larges side by side cost as other pairs. A reading of
     about a whole set is read as the ``variant``'s set, or as either where it is not known
-    (:func:`vision.whole_set.as_whole_set`). On a table judged patterned, the detection warns
+    (:func:`vision.whole_set.as_whole_set`). On a plain table, a stack's upper read green on
+    a tinted lower is read again against that lower piece, where blue or yellow may have mixed
+    with the lower's tint (:func:`vision.upper_colour.read_over_lower`). On a table judged
+    patterned, the detection warns
     that pieces of its own colours can go unseen (``PATTERNED_TABLE_WARNING``): there they
     pass for the print, and printed cloths hold half the errors of the benchmark's photos.
 
@@ -314,6 +320,8 @@ def _detect(rgb, view: tuple, found: Candidates, edges: EdgeTensor, cast: np.nda
             reading = black_on_doubted_cells(reading, found.log_ratio, edges, found.profile)
         reading = as_whole_set(reading, found.profile, edges, found.log_ratio if found.plain else found.strength,
                                stacks, larges_touch, variant, found.log_ratio)
+        if found.plain:
+            reading = read_over_lower(reading, found.log_ratio, found.table, found.profile)
     except np.linalg.LinAlgError:
         raise BoardNotFound("the pieces found do not sit on a grid; photograph the city from above") from None
     if not found.plain:
