@@ -8,8 +8,6 @@ from tests.vision.test_verify import DIM, LEVEL, PROFILE, straight_down_reading
 from vision.colour import log_chroma
 from vision.upper_colour import read_over_lower
 
-GREEN = COLOR_ORDER.index("green")
-
 
 def expected(colour, chroma, level):
     """(3,) the piece colour model's mean log ratio of a ``colour`` piece on a table of
