@@ -254,9 +254,9 @@ def analyze(rgb, profile: Profile | None = None, cast: np.ndarray | None = None,
     (:func:`vision.whole_set.as_whole_set`). On a plain table, a stack's upper read green on
     a tinted lower is read again against that lower piece, where blue or yellow may have mixed
     with the lower's tint (:func:`vision.upper_colour.read_over_lower`). On a table judged
-    patterned, the detection warns
-    that pieces of its own colours can go unseen (``PATTERNED_TABLE_WARNING``): there they
-    pass for the print, and printed cloths hold half the errors of the benchmark's photos.
+    patterned, the detection warns that pieces of its own colours can go unseen
+    (``PATTERNED_TABLE_WARNING``): there they pass for the print, and printed cloths hold
+    half the errors of the benchmark's photos.
 
     Where the pieces look larger than their spacing leaves room for (the pitch they are
     modelled at is finer than the grid's: a low lamp's long shadows, labelled with the
