@@ -56,7 +56,7 @@ from .load import field_of_view, load_photo
 from .look_alikes import tell_look_alikes
 from .overlay import draw_overlay
 from .pieces import Blob, find_blobs
-from .second_readings import broken_rules, mark_disputed
+from .second_readings import broken_rules, mark_disputed, mended_by_others
 from .shaded_like_black import black_on_doubted_cells
 from .upper_colour import read_over_lower
 from .verify import check_reading
@@ -114,9 +114,12 @@ def read_photo(data: bytes, profile: Profile | None = None, rules=None, variant:
     left to break them with; and ``profile.off_grid_cost`` where its pieces do not sit on a
     clear grid (:attr:`Detection.on_grid`: it has mostly collapsed onto a lattice that is not
     the city's). A city that truly breaks the rules is still read as it stands unless another
-    size reads it at less cost. The kept reading's pieces on cells another reading reads
-    otherwise are flagged, and the empty cells beside them where another reading reads a
-    piece are doubted (:func:`vision.second_readings.mark_disputed`). The detection's
+    size reads it at less cost. A piece of the kept reading of a kind beyond the supply is
+    read as another reading reads it where that breaks fewer rules
+    (:func:`vision.second_readings.mended_by_others`: one set holds no more). The kept
+    reading's pieces on cells another reading reads otherwise are flagged, and the empty
+    cells beside them where another reading reads a piece are doubted
+    (:func:`vision.second_readings.mark_disputed`). The detection's
     ``seconds`` count every reading made, decoding included. Where the photo records its
     lens's field of view (:func:`vision.load.field_of_view`), the camera is modelled with it
     instead of ``profile.hfov_deg`` (a photo taken at 2x zoom sees the table at half the
@@ -217,8 +220,9 @@ def _read_at_sizes(data: bytes, profile: Profile, rules, variant: str | None, si
     kept = min(readings, key=lambda reading: (cost(reading), -_mean_confidence(reading[1])))
     rgb, detection, _, view = kept
     settled = rgb is sizes[round(profile.working_side)][0] and settles(kept)
-    return rgb, mark_disputed(detection, [other[1] for other in readings if other[1] is not detection],
-                              profile.max_uncertain_confidence), view, settled
+    others = [other[1] for other in readings if other[1] is not detection]
+    detection = mended_by_others(detection, others, rules, variant)
+    return rgb, mark_disputed(detection, others, profile.max_uncertain_confidence), view, settled
 
 
 def _mean_confidence(detection: Detection) -> float:

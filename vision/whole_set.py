@@ -10,8 +10,10 @@ misread:
   over the supply is left out, a piece on top of a stack first (a false stack is the
   commonest phantom), until the set's count is reached; a cell so emptied is one the player
   is asked to check (``doubtful_empty``);
-- exactly a set's count, one kind one over and one kind of the same size one short: the
-  least sure piece of the kind over is of the colour short;
+- exactly a set's count, one kind one over and one kind one short, of the same size or of
+  the same colour: the least sure piece of the kind over is of the kind short (of another
+  size only where it stands alone in its cell and no neighbour holds that size, as the
+  rules ask);
 - one to three pieces short of a set, the kinds short by as many, none over: a piece missed
   is most often the upper of a stack of one colour, which shows no second colour to the
   stack test. It is put on the least sure piece of its colour that is larger than it, where
@@ -24,9 +26,9 @@ misread:
   a dark table): of the smaller pieces read alone where the rules allow it, the one round
   which its ring shows most, if that is also the one round which its base's edges show most,
   is read as resting on it. Pieces missing are read only where all are found, each looked
-  for first in turn. Where one kind is one over the supply too (a colour misread as well as
-  pieces missed), its least sure piece is first read as each kind of its size short in turn,
-  and the pieces still missing looked for.
+  for first in turn. Where one kind is one over the supply too (a colour or a size misread as
+  well as pieces missed), its least sure piece is first read as each kind short of its size,
+  then of its colour, in turn, and the pieces still missing looked for.
 
 Where the variant in play is told, the reading is read as that variant's set alone. Where it
 is not, a Small City's set is told by its count and these kinds alone: part of a standard
@@ -48,7 +50,7 @@ import numpy as np
 
 from calibration import Profile
 from calibration.profile import COLOR_ORDER
-from scorer.city import TRIOS_PER_COLOR
+from scorer.city import SIZE_NAMES, TRIOS_PER_COLOR
 
 from .cells import SIZES, CityReading, Reading, cells_beside, size_beside
 from .edge_fit import EdgeTensor, base_strengths, outlines_strength
@@ -98,9 +100,9 @@ def as_whole_set(reading: CityReading, profile: Profile, edges: EdgeTensor | Non
 
     for per_kind, count in sets:
         if len(pieces) == count:
-            pieces = _kinds_swapped(pieces, below, per_kind)
+            pieces = _kinds_swapped(pieces, below, per_kind, larges_touch)
         else:
-            pieces = _completed(pieces, below, per_kind, count, found)
+            pieces = _completed(pieces, below, per_kind, count, found, larges_touch)
     guessed = sum(id(p) not in kept for p in pieces)  # read anew or added
     changed = left_out + guessed
     if not changed:
@@ -146,23 +148,25 @@ def _short(kinds: Counter, per_kind: int) -> list[tuple[int, int]]:
             if kinds[(colour, size)] < per_kind]
 
 
-def _kinds_swapped(pieces: list[Reading], below: float, per_kind: int) -> list[Reading]:
+def _kinds_swapped(pieces: list[Reading], below: float, per_kind: int, larges_touch: bool) -> list[Reading]:
     """``pieces`` (a whole set's count, ``per_kind`` of each kind) with the least sure piece
     of the one kind over the supply read as the one kind short, where the two are of one
-    size (:func:`_misread_colours`)."""
-    swapped = _misread_colours(pieces, below, per_kind)
+    size or one colour (:func:`_misread_kinds`)."""
+    swapped = _misread_kinds(pieces, below, per_kind, larges_touch)
     if len(swapped) != 1 or swapped[0] is pieces:
         return pieces
     return _logged(swapped[0], pieces, "a whole set")
 
 
-def _completed(pieces: list[Reading], below: float, per_kind: int, count: int, found) -> list[Reading]:
+def _completed(pieces: list[Reading], below: float, per_kind: int, count: int, found,
+               larges_touch: bool) -> list[Reading]:
     """``pieces`` one to ``_MOST_MISSED`` short of a whole set of ``count`` (``per_kind`` of
     each kind) with the pieces missing read where the photo shows them (:func:`_all_found`).
     Where one kind is one over the supply, its least sure piece, flagged and less sure than
-    the others of its kind, is first read as each kind short of its size in turn, and the
-    pieces still missing looked for; the first way all are found is kept. Else ``pieces``."""
-    for start in _misread_colours(pieces, below, per_kind):
+    the others of its kind, is first read as each kind short of its size, then of its
+    colour, in turn (:func:`_misread_kinds`), and the pieces still missing looked for; the
+    first way all are found is kept. Else ``pieces``."""
+    for start in _misread_kinds(pieces, below, per_kind, larges_touch):
         missing = _missing_kinds(start, per_kind, count)
         completed = _all_found(start, missing, found) if missing else start
         if completed is not start:
@@ -171,10 +175,13 @@ def _completed(pieces: list[Reading], below: float, per_kind: int, count: int, f
     return pieces
 
 
-def _misread_colours(pieces: list[Reading], below: float, per_kind: int) -> list[list[Reading]]:
+def _misread_kinds(pieces: list[Reading], below: float, per_kind: int, larges_touch: bool) -> list[list[Reading]]:
     """``pieces`` as read, where no kind is over the supply (``per_kind`` of each); where one
     kind is one over, ``pieces`` with its least sure piece (flagged, and less sure than the
-    others of its kind) read as each kind of its size short of the supply; else none."""
+    others of its kind) read as each kind short of the supply: of its size (another colour),
+    then of its colour (another size, its outline scaled to it), where it stands alone in its
+    cell and no neighbour holds that size (unless it is large and ``larges_touch``); else
+    none."""
     kinds = _kinds(pieces)
     over = [kind for kind, n in kinds.items() if n > per_kind]
     if not over:
@@ -185,15 +192,28 @@ def _misread_colours(pieces: list[Reading], below: float, per_kind: int) -> list
     misread = alike[0]
     if misread.confidence >= min(below, alike[1].confidence):
         return []
-    return [[dataclasses.replace(p, color_index=colour) if p is misread else p for p in pieces]
-            for colour, size in _short(kinds, per_kind) if size == misread.size]
+    short = _short(kinds, per_kind)
+    read_as = [dataclasses.replace(misread, color_index=colour) for colour, size in short if size == misread.size]
+    cell = (misread.col, misread.row)
+    placed = {(p.col, p.row, p.size) for p in pieces}
+    if sum((p.col, p.row) == cell for p in pieces) == 1:
+        read_as += [_resized(misread, size) for colour, size in short if colour == misread.color_index
+                    and ((larges_touch and size == SIZES[-1]) or not size_beside(cell, size, placed))]
+    return [[again if p is misread else p for p in pieces] for again in read_as]
+
+
+def _resized(piece: Reading, size: int) -> Reading:
+    """``piece`` read at ``size``, its outline scaled about its centre to that size's base."""
+    centre = np.asarray(piece.center)
+    shape = centre + (piece.outline - centre) * (BASE_MM[size] / BASE_MM[piece.size])
+    return dataclasses.replace(piece, size=size, outline=shape)
 
 
 def _logged(swapped: list[Reading], pieces: list[Reading], why: str) -> list[Reading]:
-    """``swapped``, ``pieces`` with a piece's colour read otherwise, having logged which."""
+    """``swapped``, ``pieces`` with a piece read as another kind, having logged which."""
     for misread in (p for p, q in zip(swapped, pieces) if p is not q):
-        log.info("%s: the piece on (%d, %d) read as %s", why, misread.col, misread.row,
-                 COLOR_ORDER[misread.color_index])
+        log.info("%s: the piece on (%d, %d) read as a %s %s", why, misread.col, misread.row,
+                 COLOR_ORDER[misread.color_index], SIZE_NAMES[misread.size])
     return swapped
 
 

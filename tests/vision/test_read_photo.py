@@ -10,7 +10,7 @@ import pytest
 import vision
 from calibration import load_profile
 from vision.detection import DetectedPiece, Detection
-from vision.second_readings import DISPUTED_CONFIDENCE, broken_rules, mark_disputed
+from vision.second_readings import DISPUTED_CONFIDENCE, broken_rules, mark_disputed, mended_by_others
 
 PROFILE = load_profile()
 SAMPLE = Path(__file__).parents[2] / "sample_images" / "scene_0002.jpg"
@@ -174,6 +174,58 @@ def test_an_empty_cell_beside_the_city_where_another_reading_reads_a_piece_is_do
 def test_readings_that_agree_flag_nothing():
     kept = _on_grid(LEGAL)
     assert mark_disputed(kept, [_on_grid(LEGAL, scale=1.3)], 0.6) is kept
+
+
+THREE_RED_SMALLS = [(0, 0, "red", 1), (0, 1, "blue", 2), (0, 2, "red", 1), (1, 1, "red", 1)]  # one over a Small City's
+
+
+def _flagged(detection: Detection, confidences: dict) -> Detection:
+    """``detection`` with the pieces on the cells (row, col) of ``confidences`` that sure."""
+    return dataclasses.replace(detection, pieces=[dataclasses.replace(p, confidence=confidences.get((p.row, p.col),
+                                                                                                  p.confidence))
+                                                  for p in detection.pieces])
+
+
+def test_a_piece_beyond_the_supply_is_read_as_another_reading_reads_it_where_that_keeps_the_rules():
+    """Three red smalls in a Small City; read at 0.8 times the size, two of them are yellow:
+    the less sure is read so, flagged, at that reading's centre (on the kept image), and the
+    city keeps the rules. Not where the other reading reads a stack there, nor where its
+    piece breaks as many rules (a blue medium beside the blue one), nor where the kept
+    reading keeps the rules or breaks only others (two mediums side by side)."""
+    kept = _flagged(_on_grid(THREE_RED_SMALLS), {(0, 0): 0.8, (0, 2): 0.7})
+    yellow = [(0, 0, "yellow", 1), *THREE_RED_SMALLS[1:2], (0, 2, "yellow", 1), *THREE_RED_SMALLS[3:]]
+    other = _on_grid(yellow, scale=0.8)
+    mended = mended_by_others(kept, [other], (), "small-city")
+    assert [(p.color, p.size) for p in mended.pieces] == [("red", 1), ("blue", 2), ("yellow", 1), ("red", 1)]
+    assert mended.pieces[2].confidence == DISPUTED_CONFIDENCE
+    assert [mended.pieces[k] for k in (0, 1, 3)] == [kept.pieces[k] for k in (0, 1, 3)]
+    assert np.allclose(mended.pieces[2].center, kept.pieces[2].center)
+    assert broken_rules(mended, (), "small-city") == 0
+    less_sure_first = mended_by_others(_flagged(kept, {(0, 0): 0.6}), [other], (), "small-city")
+    assert [p.color for p in less_sure_first.pieces] == ["yellow", "blue", "red", "red"]
+
+    stack = _on_grid([*yellow[:2], (0, 2, "red", 2), (0, 2, "yellow", 1, 1), *yellow[3:]], scale=0.8)
+    blue = _on_grid([*THREE_RED_SMALLS[:2], (0, 2, "blue", 2), *THREE_RED_SMALLS[3:]], scale=0.8)
+    for unmended, others in ((kept, [blue]), (_on_grid(LEGAL), [other]),
+                             (_on_grid(TWO_MEDIUMS_SIDE_BY_SIDE), [_on_grid(LEGAL, scale=0.8)])):
+        assert mended_by_others(unmended, others, (), "small-city") is unmended
+    assert [p.color for p in mended_by_others(kept, [stack], (), "small-city").pieces] == [
+        "yellow", "blue", "red", "red"]
+
+
+def test_the_kept_reading_takes_a_piece_as_another_size_reads_it_where_that_keeps_the_rules(monkeypatch):
+    """Read at 1000 pixels, three red smalls in a Small City; at 806, less surely, one of them
+    a yellow small but another a red medium beside the blue one: each breaks one rule, the
+    first is kept, and its red small is read as the yellow one the other reading found
+    there."""
+    at_806 = [(0, 0, "red", 1), (0, 1, "blue", 2), (0, 2, "yellow", 1), (1, 1, "red", 2)]
+    cells = {1000: THREE_RED_SMALLS, 806: at_806, 1310: THREE_RED_SMALLS}
+    sure = {1000: {}, 806: {cell: 0.3 for cell in [(0, 0), (0, 1), (0, 2), (1, 1)]}, 1310: {}}
+    monkeypatch.setattr(vision, "_analyze", _viewed(lambda rgb, profile, cast=None: _flagged(_on_grid(
+        cells[rgb.shape[1]], scale=rgb.shape[1] / 1000), sure[rgb.shape[1]])))
+    rgb, detection = vision.read_photo(_photo(), PROFILE, (), "small-city")
+    assert rgb.shape[1] == 1000
+    assert [(p.color, p.size) for p in detection.pieces] == [("red", 1), ("blue", 2), ("yellow", 1), ("red", 1)]
 
 
 def test_a_reading_leaving_a_cell_where_a_piece_may_stand_is_made_again_and_loses_to_one_finding_it(monkeypatch):

@@ -221,6 +221,50 @@ def test_short_of_a_whole_set_with_a_kind_one_over_reads_its_least_sure_piece_as
         assert as_whole_set(unread, PROFILE) is unread
 
 
+def test_a_flagged_piece_of_a_kind_one_over_a_whole_set_takes_the_size_of_its_colour_one_short():
+    """A blue large read medium makes four blue mediums and two blue larges: the least sure
+    blue medium is a large, its outline scaled to a large's base. Not where a large stands
+    beside it (the rules forbid it, unless Canadian Style lets larges touch), nor where it
+    shares its cell with another piece."""
+    pieces = whole_set()
+    k = first(pieces, BLUE, 3)
+    pieces[k] = dataclasses.replace(pieces[k], size=2, confidence=FLAGGED)
+    read = as_whole_set(reading_of(pieces), PROFILE)
+    assert (read.pieces[k].color_index, read.pieces[k].size, read.pieces[k].confidence) == (BLUE, 3, FLAGGED)
+    assert set(kinds(read).values()) == {3} and read.guessed == 1
+    centre = np.asarray(pieces[k].center)
+    assert np.allclose(read.pieces[k].outline - centre, (pieces[k].outline - centre) * BASE_MM[3] / BASE_MM[2])
+
+    large = first(pieces, RED, 3)
+    beside = pieces[:large] + [dataclasses.replace(pieces[large], col=pieces[k].col + 1, row=pieces[k].row)]
+    beside += pieces[large + 1:]
+    unread = reading_of(beside)
+    assert as_whole_set(unread, PROFILE) is unread
+    assert as_whole_set(unread, PROFILE, larges_touch=True).pieces[k].size == 3
+
+    small = first(pieces, RED, 1)
+    stacked = [dataclasses.replace(p, col=pieces[k].col, row=pieces[k].row, level=1) if i == small else p
+               for i, p in enumerate(pieces)]
+    unread = reading_of(stacked)
+    assert as_whole_set(unread, PROFILE) is unread
+
+
+def test_short_of_a_whole_set_with_a_kind_one_over_reads_its_least_sure_piece_as_a_size_short():
+    """A blue medium read small and a red small missing: four blue smalls, two blue mediums
+    and two red smalls. The least sure blue small read as a medium, the red small goes on the
+    flagged red medium."""
+    pieces = whole_set()
+    del pieces[first(pieces, RED, 1)]
+    misread, red = first(pieces, BLUE, 2), first(pieces, RED, 2)
+    pieces[misread] = dataclasses.replace(pieces[misread], size=1, confidence=FLAGGED)
+    pieces[red] = dataclasses.replace(pieces[red], confidence=0.5)
+    read = as_whole_set(reading_of(pieces), PROFILE)
+    assert (read.pieces[misread].color_index, read.pieces[misread].size) == (BLUE, 2) and read.guessed == 2
+    assert set(kinds(read).values()) == {3}
+    assert [(p.col, p.row, p.color_index, p.size) for p in read.pieces if p.level == 1] == [
+        (pieces[red].col, pieces[red].row, RED, 1)]
+
+
 def camera_over_the_block(pitch_px: float = 30.0, distance: float = 20.0, size=(640, 400)) -> Camera:
     """A pinhole camera ``distance`` grid units straight above the middle (8, 4) of the
     whole set's 17 x 9 block, a grid unit ``pitch_px`` pixels wide in a photo of ``size``
