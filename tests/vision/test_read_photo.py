@@ -150,7 +150,7 @@ def _on_grid(cells, origin=(100.0, 100.0), pitch=50.0, scale=1.0, shift=(0, 0)) 
     return Detection(pieces, S @ H @ back, (round(1000 * scale), round(750 * scale)), 0.0, 30.0, ["photo too oblique"])
 
 
-def test_pieces_another_reading_reads_otherwise_are_flagged():
+def test_pieces_another_reading_reads_otherwise_are_with_confidences():
     kept = _on_grid(LEGAL)
     # read at 0.8 times the size, with a phantom above the city: its rows are numbered from it
     other = _on_grid([(0, 0, "red", 1), (0, 1, "blue", 3), (1, 1, "green", 1, 0), (1, 1, "red", 1, 1),
@@ -176,14 +176,15 @@ def test_readings_that_agree_flag_nothing():
     assert mark_disputed(kept, [_on_grid(LEGAL, scale=1.3)], 0.6) is kept
 
 
-THREE_RED_SMALLS = [(0, 0, "red", 1), (0, 1, "blue", 2), (0, 2, "red", 1), (1, 1, "red", 1)]  # one over a Small City's
+# three red smalls: one more than a Small City's set holds
+THREE_RED_SMALLS = [(0, 0, "red", 1), (0, 1, "blue", 2), (0, 2, "red", 1), (1, 1, "red", 1)]
 
 
-def _flagged(detection: Detection, confidences: dict) -> Detection:
-    """``detection`` with the pieces on the cells (row, col) of ``confidences`` that sure."""
-    return dataclasses.replace(detection, pieces=[dataclasses.replace(p, confidence=confidences.get((p.row, p.col),
-                                                                                                  p.confidence))
-                                                  for p in detection.pieces])
+def _with_confidences(detection: Detection, confidences: dict) -> Detection:
+    """``detection`` with each piece on a cell (row, col) of ``confidences`` as sure as it says."""
+    pieces = [dataclasses.replace(p, confidence=confidences.get((p.row, p.col), p.confidence))
+              for p in detection.pieces]
+    return dataclasses.replace(detection, pieces=pieces)
 
 
 def test_a_piece_beyond_the_supply_is_read_as_another_reading_reads_it_where_that_keeps_the_rules():
@@ -192,7 +193,7 @@ def test_a_piece_beyond_the_supply_is_read_as_another_reading_reads_it_where_tha
     city keeps the rules. Not where the other reading reads a stack there, nor where its
     piece breaks as many rules (a blue medium beside the blue one), nor where the kept
     reading keeps the rules or breaks only others (two mediums side by side)."""
-    kept = _flagged(_on_grid(THREE_RED_SMALLS), {(0, 0): 0.8, (0, 2): 0.7})
+    kept = _with_confidences(_on_grid(THREE_RED_SMALLS), {(0, 0): 0.8, (0, 2): 0.7})
     yellow = [(0, 0, "yellow", 1), *THREE_RED_SMALLS[1:2], (0, 2, "yellow", 1), *THREE_RED_SMALLS[3:]]
     other = _on_grid(yellow, scale=0.8)
     mended = mended_by_others(kept, [other], (), "small-city")
@@ -201,7 +202,7 @@ def test_a_piece_beyond_the_supply_is_read_as_another_reading_reads_it_where_tha
     assert [mended.pieces[k] for k in (0, 1, 3)] == [kept.pieces[k] for k in (0, 1, 3)]
     assert np.allclose(mended.pieces[2].center, kept.pieces[2].center)
     assert broken_rules(mended, (), "small-city") == 0
-    less_sure_first = mended_by_others(_flagged(kept, {(0, 0): 0.6}), [other], (), "small-city")
+    less_sure_first = mended_by_others(_with_confidences(kept, {(0, 0): 0.6}), [other], (), "small-city")
     assert [p.color for p in less_sure_first.pieces] == ["yellow", "blue", "red", "red"]
 
     stack = _on_grid([*yellow[:2], (0, 2, "red", 2), (0, 2, "yellow", 1, 1), *yellow[3:]], scale=0.8)
@@ -220,9 +221,9 @@ def test_the_kept_reading_takes_a_piece_as_another_size_reads_it_where_that_keep
     there."""
     at_806 = [(0, 0, "red", 1), (0, 1, "blue", 2), (0, 2, "yellow", 1), (1, 1, "red", 2)]
     cells = {1000: THREE_RED_SMALLS, 806: at_806, 1310: THREE_RED_SMALLS}
-    sure = {1000: {}, 806: {cell: 0.3 for cell in [(0, 0), (0, 1), (0, 2), (1, 1)]}, 1310: {}}
-    monkeypatch.setattr(vision, "_analyze", _viewed(lambda rgb, profile, cast=None: _flagged(_on_grid(
-        cells[rgb.shape[1]], scale=rgb.shape[1] / 1000), sure[rgb.shape[1]])))
+    confidences = {1000: {}, 806: {cell: 0.3 for cell in [(0, 0), (0, 1), (0, 2), (1, 1)]}, 1310: {}}
+    monkeypatch.setattr(vision, "_analyze", _viewed(lambda rgb, profile, cast=None: _with_confidences(_on_grid(
+        cells[rgb.shape[1]], scale=rgb.shape[1] / 1000), confidences[rgb.shape[1]])))
     rgb, detection = vision.read_photo(_photo(), PROFILE, (), "small-city")
     assert rgb.shape[1] == 1000
     assert [(p.color, p.size) for p in detection.pieces] == [("red", 1), ("blue", 2), ("yellow", 1), ("red", 1)]
