@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from collections import Counter
 
 import numpy as np
 
@@ -83,14 +84,15 @@ def mended_by_others(kept: Detection, others: list[Detection], rules, variant: s
     the least sure piece's; it takes the other reading's outline and centre and is flagged
     (confidence at most :data:`DISPUTED_CONFIDENCE`, as :func:`mark_disputed` flags it).
     ``kept`` itself where no change keeps more rules."""
-    broken, mended = broken_rules(kept, rules, variant), kept
+    broken, mended = (broken_rules(kept, rules, variant) if others else 0), kept
     while broken:
         beyond = {cell for problem in _problems(mended, rules, variant) if problem.reason == "too-many"
                   for cell in problem.cells}
-        tries = [(broken_rules(again, rules, variant), mended.pieces[k].confidence, again)
-                 for k, piece in _read_otherwise(mended, others)
-                 if mended.pieces[k] is kept.pieces[k] and (kept.pieces[k].row, kept.pieces[k].col) in beyond
-                 for again in [_read_as(mended, k, piece)]]
+        tries = []  # (rules broken, the piece's confidence as kept, the reading)
+        for k, piece in _read_otherwise(mended, others):
+            if mended.pieces[k] is kept.pieces[k] and (kept.pieces[k].row, kept.pieces[k].col) in beyond:
+                again = _read_as(mended, k, piece)
+                tries.append((broken_rules(again, rules, variant), kept.pieces[k].confidence, again))
         fewest = min(tries, key=lambda tried: tried[:2], default=None)
         if fewest is None or fewest[0] >= broken:
             break
@@ -105,8 +107,8 @@ def _read_otherwise(kept: Detection, others: list[Detection]) -> list[tuple[int,
     """(index into ``kept.pieces``, the other's piece) for each cell that ``kept`` and one of
     ``others`` both read as one piece on the table, of another colour or size; that piece's
     centre and outline scaled to ``kept``'s image."""
-    alone = {(p.row, p.col): k for k, p in enumerate(kept.pieces)
-             if sum((q.row, q.col) == (p.row, p.col) for q in kept.pieces) == 1}
+    per_cell = Counter((p.row, p.col) for p in kept.pieces)
+    alone = {(p.row, p.col): k for k, p in enumerate(kept.pieces) if per_cell[(p.row, p.col)] == 1}
     found = []
     for other in others:
         scale = kept.image_size[0] / other.image_size[0]
