@@ -55,7 +55,7 @@ from .errors import BoardNotFound, PhotoError, VisionError
 from .load import field_of_view, load_photo
 from .look_alikes import tell_look_alikes
 from .overlay import draw_overlay
-from .pieces import Blob, find_blobs
+from .pieces import Blob, FaintStray, faint_strays, find_blobs
 from .second_readings import broken_rules, mark_disputed, mended_by_others
 from .shaded_like_black import black_on_doubted_cells
 from .upper_colour import read_over_lower
@@ -79,7 +79,9 @@ class Candidates:
     (H, W), how far each pixel stands out), ``table`` (float32 (H, W, 3) RGB estimate),
     ``plain`` (whether the table is plain, not printed), ``profile`` (as adjusted to the
     photo's grain) and ``strays`` (candidates apart from the city: a piece placed away from
-    it, or things on the table)."""
+    it, or things on the table; on a plain table the faint regions apart from the
+    candidates as large as a piece too, :func:`vision.pieces.faint_strays`: a black piece
+    placed away on a dim table)."""
 
     blobs: list[Blob]
     side: float
@@ -88,7 +90,7 @@ class Candidates:
     table: np.ndarray
     plain: bool
     profile: Profile
-    strays: list[Blob]
+    strays: list[Blob | FaintStray]
 
 
 def read_photo(data: bytes, profile: Profile | None = None, rules=None, variant: str | None = None
@@ -408,12 +410,16 @@ def _table_view(rgb, profile: Profile) -> tuple:
 
 
 def _candidates(view: tuple, unlit_shadows: bool = False, cast: np.ndarray | None = None) -> Candidates:
-    """:func:`find_candidates` in the table ``view`` (see :func:`_table_view`);
-    ``unlit_shadows`` and ``cast`` (its ``cast_shadows``): see :func:`vision.pieces.find_blobs`."""
+    """:func:`find_candidates` in the table ``view`` (see :func:`_table_view`), the faint
+    strays among the strays on a plain table (:func:`vision.pieces.faint_strays`, at
+    ``unseen_threshold``: on a print its colours differ as much everywhere); ``unlit_shadows``
+    and ``cast`` (its ``cast_shadows``): see :func:`vision.pieces.find_blobs`."""
     log_ratio, table, strength, plain, profile = view
     blobs, side, log_ratio, strength, strays = find_blobs(log_ratio, strength, table, profile, unlit_shadows, cast)
     if not blobs:
         raise BoardNotFound("no pieces found: is the whole city in the photo, on a plain table?")
+    if plain:
+        strays = [*strays, *faint_strays(strength, profile.unseen_threshold, [*blobs, *strays], side)]
     return Candidates(blobs, side, log_ratio, strength, table, plain, profile, strays)
 
 

@@ -46,6 +46,9 @@ _SPECKS = 1.7
 _SPECKS_THINGS = 3
 _SPECKS_NEAR = 0.8
 _SPECKS_APART = 0.75
+# a faint region apart from the candidates is about as large as a piece: between these many
+# typical sides squared (a small piece's faces, a large one's with its shadow)
+_FAINT_AREA_SIDES = (0.3, 3.0)
 
 
 @dataclass(frozen=True)
@@ -73,6 +76,42 @@ class Blob:
         """The area, but no more than that of the square around its largest disc: a whole
         piece's, nearly all of it; a thin line's (a card's border or text), a sliver."""
         return min(float(self.area), (2 * self.radius) ** 2)
+
+
+@dataclass(frozen=True)
+class FaintStray:
+    """A region apart from the candidates that differs from the table a little: ``center``
+    its pixel centroid (x, y), ``pixels`` the (N, 2) int32 array of its (x, y) pixel
+    coordinates."""
+
+    center: tuple[float, float]
+    pixels: np.ndarray
+
+
+def faint_strays(strength: np.ndarray, threshold: float, candidates: list[Blob], side: float) -> list[FaintStray]:
+    """The regions where ``strength`` (float32 (H, W), from ``colour.off_table``) is over
+    ``threshold`` that touch none of the ``candidates`` (nor come within two pixels of one)
+    nor the photo's edge, each about as large as a piece (``_FAINT_AREA_SIDES`` times the
+    typical piece's ``side`` squared, in pixels). On a dim plain table a black piece placed
+    apart from the city differs from it too little to be a candidate, yet a little all over
+    its outline; the city's own such pieces are found on a second look beside it
+    (:func:`vision.second_look.add_unseen`), one apart only among the strays."""
+    taken = np.zeros(strength.shape, np.uint8)
+    for blob in candidates:
+        taken[blob.pixels[:, 1], blob.pixels[:, 0]] = 1
+    taken = cv2.dilate(taken, np.ones((5, 5), np.uint8))
+    count, labels, stats, centres = cv2.connectedComponentsWithStats((strength > threshold).astype(np.uint8))
+    area = stats[:, cv2.CC_STAT_AREA]
+    kept = (area >= _FAINT_AREA_SIDES[0] * side ** 2) & (area <= _FAINT_AREA_SIDES[1] * side ** 2)
+    kept[0] = False
+    kept[labels_at_edge(labels)] = False
+    kept[np.unique(labels[taken > 0])] = False
+    found = []
+    for label in np.flatnonzero(kept):
+        ys, xs = np.nonzero(labels == label)
+        found.append(FaintStray((float(centres[label][0]), float(centres[label][1])),
+                                np.column_stack([xs, ys]).astype(np.int32)))
+    return found
 
 
 def foreground(log_ratio: np.ndarray, strength: np.ndarray, table: np.ndarray, profile: Profile) -> np.ndarray:

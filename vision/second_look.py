@@ -39,7 +39,7 @@ from .classify import MAX_PER_COLOR, likely_sizes
 from .colour import log_chroma
 from .edge_fit import EdgeTensor, posed_outlines, size_costs
 from .model import BASE_MM, outline, silhouettes, size_outlines, window_mask
-from .pieces import Blob
+from .pieces import Blob, FaintStray
 
 logger = logging.getLogger(__name__)
 
@@ -496,18 +496,22 @@ def _edged_piece_in_cell(cell, shapes, box, explained, edges, triangles, taken, 
     return Reading(int(cell[0]), int(cell[1]), BLACK, size, 0, 0.5, _centre(shapes[size - 1]), shapes[size - 1])
 
 
-def add_strays(reading: CityReading, strays: list[Blob], log_ratio: np.ndarray, colours: "PhotoColours",
-               profile: Profile) -> CityReading:
+def add_strays(reading: CityReading, strays: list[Blob | FaintStray], log_ratio: np.ndarray,
+               colours: "PhotoColours", profile: Profile, outline_edges: EdgeTensor | None = None) -> CityReading:
     """``reading`` with the pieces that stand apart from the city: of the ``strays``
-    (candidates too far from the city to be linked to it: mostly things on the table), those
-    on an empty cell of the grid whose pixels match the outline of one pyramid size there
-    (:func:`_piece_in_cell`, as on a second look, by ``profile.stray_min_overlap``: a piece
-    seen with its shadow joined to it fills its outline by about a half, and each is kept
-    only where its outline has edges, :func:`vision.verify.drop_edgeless`). A piece not
-    connected to the others breaks a rule, and the player must see it flagged, not dropped;
-    a coin or a die lies on a grid cell only by chance, and rarely in a pyramid's outline. A
-    stray's cell is the one its base centre falls on: its centre less the lean a medium
-    pyramid's silhouette has there. ``log_ratio`` and ``colours`` as for :func:`add_unseen`."""
+    (candidates too far from the city to be linked to it: mostly things on the table; and
+    faint regions there, :func:`vision.pieces.faint_strays`), those on an empty cell of the
+    grid whose pixels match the outline of one pyramid size there (:func:`_piece_in_cell`,
+    as on a second look, by ``profile.stray_min_overlap``: a piece seen with its shadow
+    joined to it fills its outline by about a half, and each is kept only where its outline
+    has edges, :func:`vision.verify.drop_edgeless`). A piece not connected to the others
+    breaks a rule, and the player must see it flagged, not dropped; a coin or a die lies on
+    a grid cell only by chance, and rarely in a pyramid's outline. A stray's cell is the one
+    its base centre falls on: its centre less the lean a medium pyramid's silhouette has
+    there. The pieces so found are sized again with the rules and by how their outlines fit
+    the photo's ``outline_edges``, as on a second look (:func:`_sizes_with_rules`,
+    :func:`_edge_costs`: what stands out of a faint piece on a dim table takes in its blurred
+    rim and shadow). ``log_ratio`` and ``colours`` as for :func:`add_unseen`."""
     pieces = list(reading.pieces)
     if not pieces or not strays:
         return reading
@@ -526,8 +530,11 @@ def add_strays(reading: CityReading, strays: list[Blob], log_ratio: np.ndarray, 
         if found is None:
             continue
         _take(found, pieces, counts, explained)
-    if len(pieces) > len(reading.pieces):
-        logger.info("%d piece(s) found apart from the city", len(pieces) - len(reading.pieces))
+    known = len(reading.pieces)
+    if len(pieces) > known:
+        logger.info("%d piece(s) found apart from the city", len(pieces) - known)
+        pieces = _sizes_with_rules(pieces, known, reading, profile,
+                                   _edge_costs(pieces[known:], reading, outline_edges, profile))
     return dataclasses.replace(reading, pieces=pieces)
 
 

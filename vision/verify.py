@@ -27,7 +27,7 @@ from .cells import CityReading, cells_beside
 from .edge_fit import EdgeTensor, fit_poses, outline_strengths, weakest_sides
 from .faces import add_face_stacks, add_ring_stacks
 from .model import BASE_MM, window_mask
-from .pieces import Blob
+from .pieces import Blob, FaintStray
 from .second_look import PhotoColours, add_strays, add_unseen, black_sizes_from_edges, relative_edges
 
 logger = logging.getLogger(__name__)
@@ -37,7 +37,7 @@ _MIN_EDGE_COMPARED = 4  # pieces on the table whose median edge strength an edge
 
 
 def check_reading(reading: CityReading, strength: np.ndarray, log_ratio: np.ndarray, blobs: list[Blob],
-                  plain: bool, table_level: float, profile: Profile, strays: list[Blob] = (),
+                  plain: bool, table_level: float, profile: Profile, strays: list[Blob | FaintStray] = (),
                   outline_edges: EdgeTensor | None = None, stacks: bool = True,
                   larges_touch: bool = False, detail: Callable[[], np.ndarray] | None = None) -> CityReading:
     """``reading`` without the readings whose outline is mostly table, then with the pieces
@@ -50,8 +50,8 @@ def check_reading(reading: CityReading, strength: np.ndarray, log_ratio: np.ndar
     and those read as their upper piece alone whose lower piece's ring shows round it
     (:func:`vision.faces.add_ring_stacks`, a large lower beside a large where
     ``larges_touch``), both only where the game allows ``stacks``,
-    and the ``strays`` (candidates apart from the city) that stand on the grid as a piece
-    would (:func:`vision.second_look.add_strays`), less those with no edge along their
+    and the ``strays`` (candidates apart from the city, and faint regions there) that stand
+    on the grid as a piece would (:func:`vision.second_look.add_strays`), less those with no edge along their
     outline in turn; last, on a dim plain table, with the empty cells where a piece may
     stand unseen (:func:`doubt_empty_cells`).
     ``strength``: float32 (H, W) from :func:`vision.colour.off_table`; ``log_ratio``:
@@ -74,7 +74,7 @@ def check_reading(reading: CityReading, strength: np.ndarray, log_ratio: np.ndar
         colour_of = functools.partial(colours.color, full=_NONE_FULL)
         found = add_face_stacks(found, log_ratio, poses, colour_of, colours.tint, profile, detail)
         found = add_ring_stacks(found, log_ratio, poses, colour_of, colours.tint, profile, larges_touch)
-    found = add_strays(found, strays, log_ratio, colours, profile)
+    found = add_strays(found, strays, log_ratio, colours, profile, outline_edges)
     poses = piece_poses(found, outline_edges, poses)
     found = drop_edgeless(found, poses, outline_edges, profile)
     return found if edges is None else doubt_empty_cells(found, poses, outline_edges, profile)

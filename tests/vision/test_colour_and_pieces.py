@@ -441,6 +441,44 @@ def test_the_city_is_the_group_of_pieces_not_a_hand_reaching_into_the_photo():
     assert sorted(b.center for b in chosen) == sorted(b.center for b in city)
 
 
+def test_a_faint_region_apart_from_the_candidates_as_large_as_a_piece_is_a_faint_stray():
+    """On a dim table a black piece placed apart from the city stands out from the table too
+    little to be a candidate, but a little all over. Such a region is kept for the strays'
+    test (it is told there whether it takes a pyramid's shape on a cell); not the faint rim
+    round a candidate, a speck, a region far larger than a piece, nor one at the photo's
+    edge (a floor, a card cut by the border)."""
+    from vision.pieces import Blob, faint_strays
+
+    strength = np.zeros((480, 640), np.float32)
+    side = 30
+    candidate_pixels = np.stack([a.ravel() for a in np.mgrid[100:130, 100:130][::-1]], 1).astype(np.int32)
+    candidate = Blob((115.0, 115.0), candidate_pixels, np.zeros(3), np.zeros(3), BLACK, 15.0, 0.0)
+    strength[96:134, 96:134] = 0.2  # the candidate's faint rim
+    strength[100:130, 100:130] = 0.6  # the candidate
+    strength[300:330, 400:432] = 0.2  # a piece apart, faint
+    strength[200:203, 300:303] = 0.2  # a speck
+    strength[20:220, 420:600] = 0.2  # a wide patch of light
+    strength[400:440, 0:30] = 0.2  # at the photo's edge
+    found = faint_strays(strength, 0.15, [candidate], side)
+    assert [(round(f.center[0]), round(f.center[1]), len(f.pixels)) for f in found] == [(416, 314, 30 * 32)]
+
+
+def test_a_faint_black_piece_apart_from_the_city_on_a_dim_table_is_among_the_strays():
+    """A black piece placed three cells from a city on a dim table differs from the table
+    (by a fifth) too little to be a candidate; it is among the strays, to be read on its cell
+    (:func:`vision.second_look.add_strays`), and a piece apart from the city breaks a rule
+    the player must see flagged. On a printed cloth the print differs as much everywhere."""
+    from vision import find_candidates
+
+    img = table_photo(table=(60, 56, 52))
+    for k, color in enumerate(("red", "yellow", "green", "red")):
+        tint(img, color, 160 + 60 * (k % 2), 160 + 60 * (k // 2), 40)
+    img[360:400, 460:500] *= 0.8  # the black piece, faint on the dim table
+    found = find_candidates(np.clip(img, 0, 255).astype(np.uint8), PROFILE)
+    assert len(found.blobs) == 4
+    assert [(round(b.center[0]), round(b.center[1])) for b in found.strays] == [(480, 380)]
+
+
 def test_a_plain_table_is_plain_and_a_gingham_cloth_is_not():
     from vision.colour import plain_table
 

@@ -402,6 +402,21 @@ def test_a_piece_placed_apart_from_the_city_is_read_on_its_cell_and_a_thing_off_
     assert len(without.pieces) == 3
 
 
+def test_a_piece_placed_apart_from_the_city_is_sized_by_its_edges_too():
+    """What stands out of a faint black small apart from the city, its blurred rim and
+    shadow with it, fills a medium's outline; the photo's edges there are a small's, at the
+    scale the pieces read first set: small it is read, as a piece found on a second look is."""
+    reading = dataclasses.replace(straight_down_reading([(0, 0, "red", 3), (1, 0, "yellow", 2)]), edge_scale=PITCH_MM)
+    rim = outline(reading.camera, np.array([4.0, 2.0]), 2, PITCH_MM)
+    strength, log_ratio = scene(reading, hidden=[(4, 2, "black", 2)])
+    photo = np.full((SIZE[1], SIZE[0], 3), 60, np.uint8)
+    draw_pyramid(photo, reading.camera, (4.0, 2.0), BASE_MM[1] / PITCH_MM, 0.0, (40, 40, 44))
+    for edges, size in ((None, 2), (edge_tensor(photo, (0, 0) + SIZE), 1)):
+        found = check_reading(reading, strength, log_ratio, blobs_of(reading), True, DIM, PROFILE,
+                              [stray_blob(rim, "black")], outline_edges=edges)
+        assert [(p.col, p.row, COLOR_ORDER[p.color_index], p.size) for p in found.pieces[2:]] == [(4, 2, "black", size)]
+
+
 def test_a_piece_placed_apart_from_the_city_is_read_with_its_shadow_joined_to_it():
     """A piece apart from the city seen with its shadow beside it fills its outline by about
     a half: enough (``stray_min_overlap``), where a thing on the table lies on a cell by
