@@ -107,10 +107,11 @@ def faint_strays(strength: np.ndarray, threshold: float, candidates: list[Blob],
     kept[labels_at_edge(labels)] = False
     kept[np.unique(labels[taken > 0])] = False
     found = []
-    for label in np.flatnonzero(kept):
-        ys, xs = np.nonzero(labels == label)
+    for label in np.flatnonzero(kept):  # each looked for in its own box, not the whole photo
+        x0, y0, w, h = stats[label, :4]
+        ys, xs = np.nonzero(labels[y0:y0 + h, x0:x0 + w] == label)
         found.append(FaintStray((float(centres[label][0]), float(centres[label][1])),
-                                np.column_stack([xs, ys]).astype(np.int32)))
+                                np.column_stack([xs + x0, ys + y0]).astype(np.int32)))
     return found
 
 
