@@ -295,6 +295,7 @@ class Profile:
     print_doubt_contrast: float
     print_doubt_noise_ratio: float
     print_doubt_overlap: float
+    print_straightness: float
     second_look_size_cost: float
     edge_ratio: float
     edge_outline_ratio: float

@@ -39,6 +39,11 @@ _BASE_SAMPLES = 12  # along each side of a base square, part of which another pi
 # an inner ridge is sampled between this share of its length from either end: at the base
 # corner and at the apex, edges run every way, and a longer ridge would reach further into them
 _INNER_RIDGE_TRIM = 0.3
+# where :func:`straightness` samples a base side and a ridge, as shares of its length: off
+# the corners and the apex, where edges run every way
+_STRAIGHT_SAMPLES = 10
+_STRAIGHT_BASE = np.linspace(0.1, 0.9, _STRAIGHT_SAMPLES)
+_STRAIGHT_RIDGE = np.linspace(_INNER_RIDGE_TRIM, 1 - _INNER_RIDGE_TRIM, _STRAIGHT_SAMPLES)
 # the search, in grid units and degrees: first a coarse grid of sides (times a medium's side at
 # the reading's scale), shifts and turns, then rounds of a 3 x 3 x 3 x 3 grid round the best,
 # each half as fine as the one before. The sides reach a size step beyond the small and the
@@ -197,6 +202,58 @@ def base_strengths(edges: EdgeTensor, camera: Camera, cells: np.ndarray, poses: 
     counted = shown >= _BASE_SAMPLES / 2
     means = np.where(counted, (strength * seen).sum(axis=2) / np.maximum(shown, 1), np.inf)
     return np.where(counted.sum(axis=1) >= 2, means.min(axis=1), 0.0)
+
+
+def straightest_outline(edges: EdgeTensor, camera: Camera, cell, sides: np.ndarray,
+                        ruled_out: np.ndarray) -> tuple[int, float, np.ndarray]:
+    """Of pyramids of each of ``sides`` ((S,) base sides in grid units) on ``cell`` (col,
+    row), each laid along the strongest edges (:func:`fit_poses`), the one whose outline is
+    straightest (:func:`straightness`, off ``ruled_out``): its index, its straightness and its
+    outline ((K, 2) image (x, y), convex hull)."""
+    cells = np.tile(np.asarray(cell, np.float64).reshape(1, 2), (len(sides), 1))
+    poses = fit_poses(edges, camera, cells, sides)
+    straight = straightness(edges, camera, cells, poses, ruled_out)
+    best = int(np.argmax(straight))
+    points = _posed(camera, cells[best:best + 1], poses[best:best + 1])[0]
+    return best, float(straight[best]), cv2.convexHull(points.astype(np.float32)).reshape(-1, 2).astype(np.float64)
+
+
+def straightness(edges: EdgeTensor, camera: Camera, cells: np.ndarray, poses: np.ndarray,
+                 ruled_out: np.ndarray) -> np.ndarray:
+    """(N,) how plainly each segment of the outline and of the ridges seen of the pyramid at
+    each of ``cells`` ((N, 2) (col, row)) at its pose (``poses`` (N, 4), as from
+    :func:`fit_poses`) is a straight edge: for each base side and ridge seen, the mean edge
+    strength across it over the mean along it, and the least of those. A pyramid's every
+    side and ridge is a straight edge, where the light and the plastic change across it and
+    not along it; a print's blossoms, and its lines that a side or two happen to follow, do
+    not follow them all. The points sampled where ``ruled_out`` (uint8 or bool (H, W), in
+    the image: the pieces read, whose own edges run beside the cell) is set, or off the
+    edges' window, do not count; a segment with fewer than half its points counted is left
+    out, and a pyramid with fewer than three segments left is 0."""
+    points = _posed(camera, cells, poses)
+    base, apex = points[:, :4], points[:, 4]
+    beyond = ~faces_seen(base, apex)
+    shown = ~(beyond & np.roll(beyond, 1, axis=1))  # a ridge shows where a face beside it does
+    starts = np.concatenate([base, base], axis=1)  # (N, 8, 2): four base sides, then four ridges
+    ends = np.concatenate([np.roll(base, -1, axis=1), np.broadcast_to(apex[:, None], base.shape)], axis=1)
+    counted = np.concatenate([~beyond, shown], axis=1)
+    along = ends - starts
+    samples = np.concatenate([np.tile(_STRAIGHT_BASE, (4, 1)), np.tile(_STRAIGHT_RIDGE, (4, 1))])  # (8, S)
+    xy = starts[..., None, :] + samples[None, ..., None] * along[..., None, :]  # (N, 8, S, 2)
+    length = np.linalg.norm(along, axis=-1, keepdims=True) + 1e-9
+    nx, ny = (np.broadcast_to(v, xy.shape[:3]).astype(np.float32)
+              for v in (-along[..., 1:] / length, along[..., :1] / length))
+    xs, ys = xy[..., 0].astype(np.float32), xy[..., 1].astype(np.float32)
+    across, running = edges.across(xs, ys, nx, ny), edges.across(xs, ys, ny, -nx)
+    h, w = ruled_out.shape
+    col, row = np.round(xy[..., 0]).astype(int), np.round(xy[..., 1]).astype(int)
+    inside = (col >= 0) & (col < w) & (row >= 0) & (row < h) & edges.holds(xy)
+    ok = inside & (ruled_out[np.clip(row, 0, h - 1), np.clip(col, 0, w - 1)] == 0)
+    kept = ok.sum(axis=2)
+    counted &= kept >= _STRAIGHT_SAMPLES / 2
+    ratio = (across * ok).sum(axis=2) / np.maximum((running * ok).sum(axis=2), 1e-6)
+    least = np.where(counted, ratio, np.inf).min(axis=1)
+    return np.where(counted.sum(axis=1) >= 3, least, 0.0)
 
 
 def _inside_convex(points: np.ndarray, shape: np.ndarray) -> np.ndarray:

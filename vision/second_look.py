@@ -37,7 +37,7 @@ from .camera import apply_homography
 from .cells import PER_KIND, SIZES, CityReading, Reading, cells_beside, edge_weights, least_sizes
 from .classify import MAX_PER_COLOR, likely_sizes
 from .colour import log_chroma
-from .edge_fit import EdgeTensor, posed_outlines, size_costs
+from .edge_fit import EdgeTensor, posed_outlines, size_costs, straightest_outline
 from .model import BASE_MM, outline, silhouettes, size_outlines, window_mask
 from .pieces import Blob, FaintStray
 
@@ -97,7 +97,10 @@ def add_unseen(reading: CityReading, differs: np.ndarray, strength: np.ndarray, 
         if found is None and not colours.plain:
             found, doubted = _print_piece_in_cell((col, row), shapes, box, explained, strength, log_ratio, colours,
                                                   counts, profile)
-            if doubted:
+            if found is None and outline_edges is not None and reading.edge_scale is not None:
+                found = _straight_piece_in_cell(reading, (col, row), explained, outline_edges, log_ratio, colours,
+                                                counts, profile)
+            if doubted and found is None:
                 doubtful.append((col, row))
         if found is None and edges is not None:
             found = _edged_piece(reading, (col, row), shapes, box, explained, edges, outline_edges, counts,
@@ -404,6 +407,33 @@ def _print_piece_in_cell(cell, shapes, box, explained, strength, log_ratio, colo
         return None, doubtable and overlap >= profile.print_doubt_overlap
     color = colours.color(np.median(pixels_where(log_ratio[y0:y1, x0:x1], inside), axis=0), counts >= MAX_PER_COLOR)
     return Reading(int(cell[0]), int(cell[1]), color, size, 0, 0.5, _centre(shape), shape), False
+
+
+def _straight_piece_in_cell(reading: CityReading, cell, explained: np.ndarray, outline_edges: EdgeTensor,
+                            log_ratio: np.ndarray, colours: "PhotoColours", counts: np.ndarray,
+                            profile: Profile) -> Reading | None:
+    """The piece on ``cell`` (col, row) of a printed table told by its shape alone, or None:
+    a pyramid of the print's own colour (a blue one on blue blossoms) stands out from it too
+    little to be seen by colour, but every side and ridge of it is a straight edge, which a
+    print's blossoms, and its lines, do not all follow. Each size's outline, its side at the
+    reading's edge scale, is laid along the strongest of ``outline_edges`` (pose searched),
+    and the straightest (:func:`edge_fit.straightness`, off what the pieces read explain,
+    ``explained``) is read where it is at least ``print_straightness``; its colour from the
+    median log ratio (float32 (H, W, 3)) inside it (``colours``, :class:`PhotoColours`). It
+    is read with confidence 0.5, so it is flagged for the player to check."""
+    sides = np.array([BASE_MM[size] for size in SIZES]) / reading.edge_scale
+    best, straight, shape = straightest_outline(outline_edges, reading.camera, cell, sides, explained)
+    if straight < profile.print_straightness:
+        return None
+    x0, y0 = np.floor(shape.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(shape.max(axis=0)).astype(int) + 1
+    h, w = explained.shape
+    if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
+        return None
+    inside = window_mask(shape, (x0, y0, x1, y1)) > 0
+    color = colours.color(np.median(pixels_where(log_ratio[y0:y1, x0:x1], inside), axis=0), counts >= MAX_PER_COLOR)
+    logger.debug("a piece told by its straight outline on %s (%.2f)", cell, straight)
+    return Reading(int(cell[0]), int(cell[1]), color, SIZES[best], 0, 0.5, _centre(shape), shape)
 
 
 def _edged_piece(reading: CityReading, cell, shapes, box, explained, edges, outline_edges: EdgeTensor | None,

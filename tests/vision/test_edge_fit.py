@@ -5,7 +5,8 @@ import pytest
 
 from calibration.profile import COLOR_ORDER
 from vision.camera import Camera
-from vision.edge_fit import base_strengths, edge_scale, edge_tensor, fit_sides, scale_misfit, sides_scale, size_costs
+from vision.edge_fit import (base_strengths, edge_scale, edge_tensor, fit_poses, fit_sides, scale_misfit, sides_scale,
+                             size_costs, straightness)
 from tests.vision.pyramids import draw_pyramid
 from vision.model import BASE_MM, outline, seat_height_mm
 
@@ -178,3 +179,21 @@ def test_a_base_shows_round_the_piece_resting_on_it_and_not_round_one_alone(tilt
     everything = outline(camera, np.array([0.0, 0.0]), 3, pitch_mm) * 1.5 - 0.5 * camera.project(
         np.array([[0.0, 0.0, 0.0]]))
     assert base_strengths(edges, camera, cells[:1], poses[:1], [everything])[0] == 0.0
+
+
+def test_a_pyramid_s_sides_and_ridges_are_straight_edges_and_a_blossom_s_are_not():
+    """A blue pyramid beside a blue blossom (a disc of its size) on a plain table, seen at a
+    slant: each side and ridge of the pyramid is a straight edge, the blossom's outline, laid
+    along its strongest edges, is not. Where the pixels on the outlines are ruled out (a
+    piece read there), nothing is measured."""
+    camera = tilted_camera(20.0)
+    side = BASE_MM[2] / 32.0
+    photo = photo_of(camera, [((1.0, 0.0), side, 8.0, (60, 90, 210))])
+    disc = camera.project(np.array([[3.0, 0.0, 0.0]]))[0]
+    cv2.circle(photo, (int(disc[0]), int(disc[1])), 18, (60, 90, 210), -1, cv2.LINE_AA)
+    edges = edge_tensor(photo, (0, 0, 480, 360))
+    cells = np.array([(1, 0), (3, 0)], np.float64)
+    poses = fit_poses(edges, camera, cells, np.full(2, side))
+    straight = straightness(edges, camera, cells, poses, np.zeros(photo.shape[:2], bool))
+    assert straight[0] > 3.0 and straight[1] < 1.5
+    assert np.all(straightness(edges, camera, cells, poses, np.ones(photo.shape[:2], bool)) == 0)

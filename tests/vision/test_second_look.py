@@ -169,6 +169,36 @@ def test_a_piece_that_stands_out_too_little_from_a_grainy_print_to_read_leaves_i
         assert len(found.pieces) == 3 and found.doubtful_empty == doubted
 
 
+def blossom_print(rng):
+    """uint8 (H, W, 3) RGB photo of a cloth printed with blue blossoms, discs of 5 to 14
+    pixels across, on a pale ground."""
+    photo = np.full((SIZE[1], SIZE[0], 3), (225, 220, 205), np.uint8)
+    for x, y, r in zip(rng.uniform(0, SIZE[0], 400), rng.uniform(0, SIZE[1], 400), rng.uniform(5, 14, 400)):
+        cv2.circle(photo, (int(x), int(y)), int(r), (70, 90, 200), -1, cv2.LINE_AA)
+    return photo
+
+
+def test_a_piece_of_the_print_s_colour_is_found_by_its_straight_sides_and_ridges():
+    """A blue pyramid, a little turned, on a cloth of blue blossoms: it stands out from the
+    print nowhere, but each of its sides and ridges is a straight edge, which the blossoms'
+    edges are not. It is found, at its size, and flagged; the blossoms alone hold no piece."""
+    reading = dataclasses.replace(straight_down_reading([(0, 0, "red", 3), (1, 0, "yellow", 2), (1, 1, "green", 1)]),
+                                  edge_scale=PITCH_MM)
+    _, log_ratio = scene(reading, hidden=[(2, 1, "blue", 2)])
+    strength = np.zeros(log_ratio.shape[:2], np.float32)
+    for p in reading.pieces:
+        cv2.fillConvexPoly(strength, np.round(p.outline).astype(np.int32), 1.0)
+    for with_piece, added in ((True, [(2, 1, "blue", 2, True)]), (False, [])):
+        photo = blossom_print(np.random.default_rng(7))
+        for p, colour in zip(reading.pieces, [(200, 40, 40), (220, 200, 40), (40, 160, 60)]):
+            draw_pyramid(photo, reading.camera, (p.col, p.row), BASE_MM[p.size] / PITCH_MM, 0.0, colour)
+        if with_piece:
+            draw_pyramid(photo, reading.camera, (2.0, 1.0), BASE_MM[2] / PITCH_MM, 6.0, (80, 100, 210))
+        found = check_reading(reading, strength, log_ratio, blobs_of(reading), False, BRIGHT, PROFILE,
+                              outline_edges=edge_tensor(photo, (0, 0) + SIZE))
+        assert flagged_additions(found, 3) == added
+
+
 def flagged_additions(found, known):
     """The pieces ``found`` beyond the ``known`` first ones, as (col, row, colour, size,
     whether flagged for the player to check)."""
