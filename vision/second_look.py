@@ -8,9 +8,10 @@ from the camera, a cell can be tested with weaker rules: the pixels that differ 
 table must fill the projected outline of one pyramid size and little else around it; or, on
 a plain table, the inside of such an outline must differ, even faintly, from a thin ring
 around it; or, on a print, it must stand out from the print, even a little, more than a thin
-ring around it does; or, on a dim plain table, where a glossy black pyramid can match the
-table in colour, its edges must show all round inside the outline. A card, a cloth pattern
-or a shadow does not take that shape. The sizes of the pieces found so are then read again
+ring around it does, or, where it shares the print's colour, every side and ridge of an
+outline laid on the photo's edges must be a straight edge; or, on a dim plain table, where
+a glossy black pyramid can match the table in colour, its edges must show all round inside
+the outline. A card, a cloth pattern or a shadow does not take that shape. The sizes of the pieces found so are then read again
 with the game's rules, which tell more than such weak evidence does, and with how their
 outlines fit the photo's edges (:mod:`vision.edge_fit`). On a dim plain table the
 black pieces seen at first are sized by their edges too, where their lit faces, matching the
@@ -70,7 +71,9 @@ def add_unseen(reading: CityReading, differs: np.ndarray, strength: np.ndarray, 
     ``unseen_min_overlap``; on a plain table (``colours.plain``), also faint pieces
     (:func:`_faint_piece_in_cell`), on a print, pieces that stand out (``strength``, float32
     (H, W)) only a little but all over (:func:`_print_piece_in_cell`; the cells where such a
-    piece may stand, too little to read, are added to ``doubtful_empty``), and where ``edges``
+    piece may stand, too little to read, are added to ``doubtful_empty``) or, where the
+    photo's edges and their scale are known, whose sides and ridges are straight edges
+    (:func:`_straight_piece_in_cell`), and where ``edges``
     (from :func:`relative_edges`) are given, black pieces seen only by their edges
     (:func:`_edged_piece`). Their colour is read from their median log ratio as the
     candidates' were, by ``colours`` (:class:`PhotoColours`: the piece colour model on a

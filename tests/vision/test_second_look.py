@@ -1,8 +1,8 @@
 """The second look at the cells beside a reading: a piece the first pass missed is found where
 the grid says it would stand (a faint one on a plain table, one standing out a little from a
-print, a black one by its edges on a dim table), sized with the rules and its edges, a piece
-placed apart from the city is read on its cell, and a card, a shadow, a print or a thing off
-the grid is not a piece."""
+print, one of the print's colour by its straight sides, a black one by its edges on a dim
+table), sized with the rules and its edges, a piece placed apart from the city is read on
+its cell, and a card, a shadow, a print or a thing off the grid is not a piece."""
 import dataclasses
 
 import cv2
