@@ -159,7 +159,7 @@ def posed_outlines(edges: EdgeTensor, camera: Camera, cell, sides: np.ndarray) -
     (:func:`fit_poses`: shifted, turned and its side within a tenth of the one given)."""
     cells = np.tile(np.asarray(cell, np.float64).reshape(1, 2), (len(sides), 1))
     points = _posed(camera, cells, fit_poses(edges, camera, cells, sides))
-    return [cv2.convexHull(p.astype(np.float32)).reshape(-1, 2).astype(np.float64) for p in points]
+    return [_convex_outline(p) for p in points]
 
 
 def outline_strengths(edges: EdgeTensor, camera: Camera, cells: np.ndarray, poses: np.ndarray) -> np.ndarray:
@@ -215,7 +215,7 @@ def straightest_outline(edges: EdgeTensor, camera: Camera, cell, sides: np.ndarr
     straight = straightness(edges, camera, cells, poses, ruled_out)
     best = int(np.argmax(straight))
     points = _posed(camera, cells[best:best + 1], poses[best:best + 1])[0]
-    return best, float(straight[best]), cv2.convexHull(points.astype(np.float32)).reshape(-1, 2).astype(np.float64)
+    return best, float(straight[best]), _convex_outline(points)
 
 
 def straightness(edges: EdgeTensor, camera: Camera, cells: np.ndarray, poses: np.ndarray,
@@ -254,6 +254,12 @@ def straightness(edges: EdgeTensor, camera: Camera, cells: np.ndarray, poses: np
     ratio = (across * ok).sum(axis=2) / np.maximum((running * ok).sum(axis=2), 1e-6)
     least = np.where(counted, ratio, np.inf).min(axis=1)
     return np.where(counted.sum(axis=1) >= 3, least, 0.0)
+
+
+def _convex_outline(points: np.ndarray) -> np.ndarray:
+    """The outline ((K, 2) image (x, y), float64) of a pyramid's ``points`` ((5, 2), base
+    corners and apex): their convex hull."""
+    return cv2.convexHull(points.astype(np.float32)).reshape(-1, 2).astype(np.float64)
 
 
 def _inside_convex(points: np.ndarray, shape: np.ndarray) -> np.ndarray:

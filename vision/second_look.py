@@ -222,6 +222,13 @@ class PhotoColours:
         cost[full] = np.inf
         return int(cost.argmin())
 
+    def color_within(self, log_ratio: np.ndarray, box, inside: np.ndarray, counts: np.ndarray) -> int:
+        """:meth:`color` of the median log ratio (``log_ratio``: float32 (H, W, 3)) over the
+        pixels ``inside`` (bool) of the window ``box`` (x0, y0, x1, y1), among the colours
+        not yet held by as many pieces as a set has (``counts``: see :func:`_colour_counts`)."""
+        x0, y0, x1, y1 = box
+        return self.color(np.median(pixels_where(log_ratio[y0:y1, x0:x1], inside), axis=0), counts >= MAX_PER_COLOR)
+
     def tint(self, change: np.ndarray) -> int:
         """The colour index of the tinted piece (not black) that changes a log ratio most
         nearly the way ``change`` (3,) does, in chroma (each less its mean over the
@@ -263,7 +270,7 @@ def _piece_in_cell(cell, shapes, box, differs, explained, log_ratio, colours, co
     overlap, size, shape, inside = _best_outline(seen > 0, shapes, box)
     if overlap < least_overlap:
         return None
-    color = colours.color(np.median(pixels_where(log_ratio[y0:y1, x0:x1], inside), axis=0), counts >= MAX_PER_COLOR)
+    color = colours.color_within(log_ratio, box, inside, counts)
     return Reading(int(cell[0]), int(cell[1]), color, size, 0, float(overlap), _centre(shape), shape)
 
 
@@ -408,7 +415,7 @@ def _print_piece_in_cell(cell, shapes, box, explained, strength, log_ratio, colo
     overlap, size, shape, inside = _best_outline(seen, shapes, box)
     if not readable or overlap < profile.print_min_overlap:
         return None, doubtable and overlap >= profile.print_doubt_overlap
-    color = colours.color(np.median(pixels_where(log_ratio[y0:y1, x0:x1], inside), axis=0), counts >= MAX_PER_COLOR)
+    color = colours.color_within(log_ratio, box, inside, counts)
     return Reading(int(cell[0]), int(cell[1]), color, size, 0, 0.5, _centre(shape), shape), False
 
 
@@ -433,8 +440,8 @@ def _straight_piece_in_cell(reading: CityReading, cell, explained: np.ndarray, o
     h, w = explained.shape
     if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
         return None
-    inside = window_mask(shape, (x0, y0, x1, y1)) > 0
-    color = colours.color(np.median(pixels_where(log_ratio[y0:y1, x0:x1], inside), axis=0), counts >= MAX_PER_COLOR)
+    box = (x0, y0, x1, y1)
+    color = colours.color_within(log_ratio, box, window_mask(shape, box) > 0, counts)
     logger.debug("a piece told by its straight outline on %s (%.2f)", cell, straight)
     return Reading(int(cell[0]), int(cell[1]), color, SIZES[best], 0, 0.5, _centre(shape), shape)
 
