@@ -11,11 +11,11 @@ around it; or, on a print, it must stand out from the print, even a little, more
 ring around it does, or, where it shares the print's colour, every side and ridge of an
 outline laid on the photo's edges must be a straight edge; or, on a dim plain table, where
 a glossy black pyramid can match the table in colour, its edges must show all round inside
-the outline. A card, a cloth pattern or a shadow does not take that shape. The sizes of the pieces found so are then read again
-with the game's rules, which tell more than such weak evidence does, and with how their
-outlines fit the photo's edges (:mod:`vision.edge_fit`). On a dim plain table the
-black pieces seen at first are sized by their edges too, where their lit faces, matching the
-table, dropped out of what was seen.
+the outline. A card, a cloth pattern or a shadow does not take that shape. The sizes of the
+pieces found so are then read again with the game's rules, which tell more than such weak
+evidence does, and with how their outlines fit the photo's edges (:mod:`vision.edge_fit`).
+On a dim plain table the black pieces seen at first are sized by their edges too, where
+their lit faces, matching the table, dropped out of what was seen.
 
 Candidates too far from the city to be linked to it get a look too: a piece placed apart
 from the others breaks a rule and must be read to be flagged. One is a piece where it
