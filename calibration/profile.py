@@ -276,6 +276,8 @@ class Profile:
     stack_face_doubt_in_play: float
     stack_tint_contrast: float
     stack_seat_line: float
+    ring_outline_shift: float
+    ring_straightness: float
     lower_base_contrast: float
     edgeless_share: float
     empty_doubt_share: float

@@ -30,7 +30,9 @@ The lower piece's faces below the seat tell a stack read as its upper piece alon
 tinted lower piece over a light table, or dimmed by the light it passes, can differ from the
 table too little to be seen at first. Round the piece read they show as a ring a few pixels
 wide, of one tint all round and ending at the lower's base; a shadow lies on the side away
-from the lamp and reaches past it, and a tinted piece's shadow is of its own tint.
+from the lamp and reaches past it, and a tinted piece's shadow is of its own tint. On a dim
+table a glossy black lower piece can match the table in shade and tint alike; its outline,
+straight all round and centred under the piece resting on it, tells it there.
 """
 from __future__ import annotations
 
@@ -49,9 +51,11 @@ from ._lookup import pixels_where
 from .camera import Camera
 from .cells import NEIGHBOURS, SIZES, CityReading, Reading
 from .colour import log_chroma
+from .edge_fit import EdgeTensor, fit_poses, straightness
 from .model import (BASE_MM, HEIGHT_MM, HEIGHT_PER_SIDE, cross_section, faces_seen, outline, pyramid_corners,
                     seat_height_mm)
 from .seat_line import seat_line_strength
+from .second_look import explained_mask
 
 logger = logging.getLogger(__name__)
 
@@ -64,6 +68,7 @@ _MIN_FACES = 2
 _SPREAD_FLOOR = 0.02  # log units added to the bands' spread: a flat render or a clipped face has none
 _RING_FACES = 3  # faces a lower piece's ring shows on: all round but one side, as vision.stacks asks
 _DOUBTED_CONFIDENCE = 0.9  # of the flagging threshold: a piece that may be a stack is flagged
+_OUTLINED_CONFIDENCE = 0.5  # a stack told by its lower piece's outline alone is flagged
 
 
 @dataclass(frozen=True)
@@ -324,7 +329,7 @@ def _band_pixels(log_ratio: np.ndarray, low: np.ndarray, high: np.ndarray, k: in
 
 def add_ring_stacks(reading: CityReading, log_ratio: np.ndarray, poses: dict[tuple[int, int, int], np.ndarray],
                     colour_of: Callable[[np.ndarray], int], tint_of: Callable[[np.ndarray], int],
-                    profile: Profile, larges_touch: bool = False) -> CityReading:
+                    profile: Profile, larges_touch: bool = False, outline_edges: EdgeTensor | None = None) -> CityReading:
     """``reading`` with each cell holding one small or medium piece read again as the upper
     of a stack where a larger piece's ring shows round it: the lower piece's faces below the
     seat, laid under the piece (:func:`_lower_pose`, the piece's pose from ``poses`` as for
@@ -340,15 +345,21 @@ def add_ring_stacks(reading: CityReading, log_ratio: np.ndarray, poses: dict[tup
     is not tried (a large one is where ``larges_touch``: Canadian Style lets larges touch),
     and the first size (smallest) that passes is kept. The stack's pieces are
     as sure as the least difference is past its threshold (sure at twice it), times the
-    piece read's confidence.
+    piece read's confidence. Where ``outline_edges`` (the photo's edges, given on a dim
+    table) are given, a ring that fails those tests is a lower piece all the same where its
+    outline is straight (:func:`_outlined_lower`), of the colour ``colour_of`` its band below
+    the seat reads, and flagged.
 
     A lower piece of tinted plastic over a light table, or one dimmed by the light it lets
     through, can differ from the table by less than the candidates' threshold, so that only
     the upper piece is seen; the ring is a few pixels wide but runs round the whole piece,
-    where a shadow lies on the side away from the lamp and reaches past the lower's base."""
+    where a shadow lies on the side away from the lamp and reaches past the lower's base.
+    On a dim table a black lower piece can match the table in shade and tint alike, but not
+    its straight outline."""
     if reading.edge_scale is None:
         return reading
     by_cell = _pieces_by_cell(reading)
+    ruled_out = None if outline_edges is None else explained_mask(reading.pieces, log_ratio.shape[:2])
     stacks = {}
     for (col, row), pieces in by_cell.items():
         piece = pieces[0]
@@ -358,22 +369,55 @@ def add_ring_stacks(reading: CityReading, log_ratio: np.ndarray, poses: dict[tup
         if larges_touch:
             beside.discard(SIZES[-1])
         for lower in sorted(set(range(piece.size + 1, 4)) - beside):
-            ring = ring_under(reading, piece, lower, poses[col, row, piece.size], log_ratio)[1]
-            if (ring is None or len(ring.difference) < _RING_FACES or min(ring.difference) < profile.stack_face_contrast
-                    or min(ring.tint_difference) < profile.stack_tint_contrast):
+            under, ring = ring_under(reading, piece, lower, poses[col, row, piece.size], log_ratio)
+            if ring is None:
                 continue
-            tints = {tint_of(change) for change in ring.change}
-            if len(tints) != 1:
-                continue
-            colour = tints.pop()
-            upper = piece if colour != piece.color_index else _seen_through(piece, ring, colour, colour_of, profile)
-            if upper is not None:
-                sure = _stack_confidence(min(ring.difference) / profile.stack_face_contrast, upper)
-                stacks[id(piece)] = upper_of_stack(reading, upper, lower, colour, sure)
+            found = _ringed_stack(reading, piece, lower, ring, colour_of, tint_of, profile)
+            if found is None and outline_edges is not None and _outlined_lower(reading, piece, lower, under,
+                                                                               outline_edges, ruled_out, profile):
+                found = upper_of_stack(reading, piece, lower, colour_of(ring.below), _OUTLINED_CONFIDENCE)
+            if found is not None:
+                stacks[id(piece)] = found
                 break
     if stacks:
         logger.info("%d stack(s) told by the ring of their lower pieces", len(stacks))
     return dataclasses.replace(reading, pieces=[q for p in reading.pieces for q in stacks.get(id(p), [p])])
+
+
+def _ringed_stack(reading: CityReading, piece: Reading, lower: int, ring: RingContrast,
+                  colour_of: Callable[[np.ndarray], int], tint_of: Callable[[np.ndarray], int],
+                  profile: Profile) -> list[Reading] | None:
+    """The stack of ``piece`` of ``reading`` on a piece of size ``lower`` whose ``ring``
+    shows round it, as :func:`add_ring_stacks` tells it by the ring's contrast and tint (the
+    two pieces, from the table up), or None."""
+    if (len(ring.difference) < _RING_FACES or min(ring.difference) < profile.stack_face_contrast
+            or min(ring.tint_difference) < profile.stack_tint_contrast):
+        return None
+    tints = {tint_of(change) for change in ring.change}
+    if len(tints) != 1:
+        return None
+    colour = tints.pop()
+    upper = piece if colour != piece.color_index else _seen_through(piece, ring, colour, colour_of, profile)
+    if upper is None:
+        return None
+    sure = _stack_confidence(min(ring.difference) / profile.stack_face_contrast, upper)
+    return upper_of_stack(reading, upper, lower, colour, sure)
+
+
+def _outlined_lower(reading: CityReading, piece: Reading, lower: int, under: np.ndarray, edges: EdgeTensor,
+                    ruled_out: np.ndarray, profile: Profile) -> bool:
+    """Whether a piece of size ``lower`` under ``piece`` of ``reading`` shows by its outline:
+    laid along the strongest of the photo's ``edges`` on the cell (:func:`edge_fit.fit_poses`),
+    its base centre lies within ``profile.ring_outline_shift`` grid units of where the piece
+    resting on it puts it (``under``, the pose :func:`ring_under` gives), and every side and
+    ridge of it seen off the pieces read (``ruled_out``, uint8 (H, W)) is a straight edge
+    (:func:`edge_fit.straightness` at least ``profile.ring_straightness``). An outline laid
+    on the piece's own sides, or on a shadow's, lies off its centre."""
+    cell = np.array([[piece.col, piece.row]], np.float64)
+    pose = fit_poses(edges, reading.camera, cell, np.array([BASE_MM[lower] / reading.edge_scale]))
+    if np.hypot(*(pose[0, 1:3] - under[1:3])) > profile.ring_outline_shift:
+        return False
+    return float(straightness(edges, reading.camera, cell, pose, ruled_out)[0]) >= profile.ring_straightness
 
 
 def _seen_through(piece: Reading, ring: RingContrast, lower: int, colour_of: Callable[[np.ndarray], int],
@@ -408,13 +452,15 @@ class RingContrast:
     in :func:`face_contrast`), ``tint_difference`` (from the table, in chroma alone,
     unweighted), ``change`` (3,) (the band's mean log ratio less the table's) and
     ``tint_across`` (from the band above the seat, in chroma alone, unweighted); and over
-    the faces, the band above the seat's mean log ratio ``above`` (3,)."""
+    the faces, the band above the seat's mean log ratio ``above`` (3,) and the band below
+    it's, ``below`` (3,)."""
 
     difference: np.ndarray
     tint_difference: np.ndarray
     change: np.ndarray
     tint_across: np.ndarray
     above: np.ndarray
+    below: np.ndarray
 
 
 def ring_contrast(log_ratio: np.ndarray, camera: Camera, cell: tuple[int, int], pose: np.ndarray, seat: float,
@@ -425,19 +471,20 @@ def ring_contrast(log_ratio: np.ndarray, camera: Camera, cell: tuple[int, int], 
     below the seat less what that upper pyramid hides of it, against the table beside the
     base and the band above the seat (:class:`RingContrast`). None where fewer than
     ``_MIN_FACES`` faces show all three bands."""
-    differences, tint_differences, changes, tint_across, aboves, shown = [], [], [], [], [], []
+    differences, tint_differences, changes, tint_across, aboves, belows, shown = [], [], [], [], [], [], []
     for table, ring, above in _face_bands(log_ratio, camera, cell, pose, seat, upper_share):
         differences.append(min(_difference(ring, table), _difference(ring, above)))
         tint_differences.append(_difference(log_chroma(ring), log_chroma(table)))
         changes.append(ring.mean(axis=0) - table.mean(axis=0))
         aboves.append(above.mean(axis=0))
+        belows.append(ring.mean(axis=0))
         tint_across.append(_difference(log_chroma(above), log_chroma(ring)))
         shown.append(len(ring))
     if len(differences) < _MIN_FACES:
         return None
     forgiven = max(shown) / np.array(shown, np.float64)
     return RingContrast(forgiven * differences, np.array(tint_differences), np.array(changes), np.array(tint_across),
-                        np.mean(aboves, axis=0))
+                        np.mean(aboves, axis=0), np.mean(belows, axis=0))
 
 
 def _lower_pose(camera: Camera, cell: tuple[int, int], pose: np.ndarray, lift: float, side: float) -> np.ndarray:

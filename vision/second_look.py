@@ -83,7 +83,7 @@ def add_unseen(reading: CityReading, differs: np.ndarray, strength: np.ndarray, 
     pieces = list(reading.pieces)
     if not pieces:
         return reading
-    explained, counts = _explained(pieces, differs.shape), _colour_counts(pieces)
+    explained, counts = explained_mask(pieces, differs.shape), _colour_counts(pieces)
     occupied = {(p.col, p.row) for p in pieces}
     frontier = cells_beside(occupied, occupied)
     doubtful = []
@@ -129,13 +129,13 @@ def _colour_counts(pieces: list[Reading]) -> np.ndarray:
 
 def _take(found: Reading, pieces: list[Reading], counts: np.ndarray, explained: np.ndarray) -> None:
     """Add a piece ``found`` on a second look to the ``pieces``, its colour's ``counts`` (see
-    :func:`_colour_counts`) and what they explain (``explained``, see :func:`_explained`)."""
+    :func:`_colour_counts`) and what they explain (``explained``, see :func:`explained_mask`)."""
     pieces.append(found)
     counts[found.color_index] += 1
     cv2.fillConvexPoly(explained, np.round(found.outline).astype(np.int32), 1)
 
 
-def _explained(pieces: list[Reading], shape: tuple[int, int]) -> np.ndarray:
+def explained_mask(pieces: list[Reading], shape: tuple[int, int]) -> np.ndarray:
     """uint8 (H, W) mask of ``shape``, 1 in and just round the outlines of the ``pieces``
     read: what they explain of the photo."""
     explained = np.zeros(shape, np.uint8)
@@ -300,7 +300,7 @@ def outline_contrasts(reading: CityReading, cells: list[tuple[int, int]], size: 
     round it, in the channel that differs most, both over what the pieces of ``reading``
     leave free; 0 where the outline is mostly covered by them, or its window leaves the
     photo."""
-    explained = _explained(reading.pieces, image.shape[:2])
+    explained = explained_mask(reading.pieces, image.shape[:2])
     out = np.zeros(len(cells))
     for k, cell in enumerate(cells):
         shapes, box = _cell_outlines(reading, cell, image.shape[:2])
@@ -558,7 +558,7 @@ def add_strays(reading: CityReading, strays: list[Blob | FaintStray], log_ratio:
     seen = np.zeros(log_ratio.shape[:2], np.uint8)
     for b in strays:
         seen[b.pixels[:, 1], b.pixels[:, 0]] = 1
-    explained, counts = _explained(pieces, seen.shape), _colour_counts(pieces)
+    explained, counts = explained_mask(pieces, seen.shape), _colour_counts(pieces)
     occupied = {(p.col, p.row) for p in pieces}
     to_grid = np.linalg.inv(reading.camera.P[:, [0, 1, 3]])  # the table plane's homography, inverted
     for cell in sorted({_stray_cell(reading, to_grid, b.center) for b in strays} - occupied):

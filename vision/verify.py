@@ -49,7 +49,8 @@ def check_reading(reading: CityReading, strength: np.ndarray, log_ratio: np.ndar
     a doubted one told by its upper's rim in ``detail``, the photo at a finer size, if given),
     and those read as their upper piece alone whose lower piece's ring shows round it
     (:func:`vision.faces.add_ring_stacks`, a large lower beside a large where
-    ``larges_touch``), both only where the game allows ``stacks``,
+    ``larges_touch``; on a dim plain table, a ring that matches the table too, where its
+    outline is straight), both only where the game allows ``stacks``,
     and the ``strays`` (candidates apart from the city, and faint regions there) that stand
     on the grid as a piece would (:func:`vision.second_look.add_strays`), less those with no edge along their
     outline in turn; last, on a dim plain table, with the empty cells where a piece may
@@ -73,7 +74,8 @@ def check_reading(reading: CityReading, strength: np.ndarray, log_ratio: np.ndar
     if stacks:
         colour_of = functools.partial(colours.color, full=_NONE_FULL)
         found = add_face_stacks(found, log_ratio, poses, colour_of, colours.tint, profile, detail)
-        found = add_ring_stacks(found, log_ratio, poses, colour_of, colours.tint, profile, larges_touch)
+        found = add_ring_stacks(found, log_ratio, poses, colour_of, colours.tint, profile, larges_touch,
+                                None if edges is None else outline_edges)
     found = add_strays(found, strays, log_ratio, colours, profile, outline_edges)
     poses = piece_poses(found, outline_edges, poses)
     found = drop_edgeless(found, poses, outline_edges, profile)

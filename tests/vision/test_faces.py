@@ -10,7 +10,7 @@ from calibration.profile import BLACK, COLOR_ORDER
 from vision.cells import CityReading, Reading
 from vision.edge_fit import edge_tensor, fit_poses
 from vision.faces import add_face_stacks, add_ring_stacks, face_contrast
-from vision.model import BASE_MM, HEIGHT_MM, seat_height_mm
+from vision.model import BASE_MM, HEIGHT_MM, outline, seat_height_mm
 from vision.second_look import PhotoColours
 from vision.verify import piece_poses
 from tests.vision.pyramids import draw_pyramid
@@ -19,15 +19,16 @@ from tests.vision.test_edge_fit import TABLE, tilted_camera
 PITCH_MM = 36.0  # millimetres a grid unit, in these photos
 RED, DEEP_RED, BLUE = (200, 40, 40), (150, 20, 25), (40, 60, 200)
 GLOSSY_BLACK, RED_ON_BLACK = (34, 34, 36), (46, 30, 30)  # a red tint lit through, on black
+DIM_TABLE = (75, 72, 80)  # RGB, a dark plain table as dim as glossy black lit by a lamp
 DRAWN = {"red": RED, "yellow": (210, 190, 40), "green": (40, 170, 60), "blue": BLUE, "black": GLOSSY_BLACK}
 
 
-def photo_of(camera, pieces, seed=0, shape=(360, 480)):
+def photo_of(camera, pieces, seed=0, shape=(360, 480), table=TABLE):
     """A photo of ``shape`` (rows, columns; 480 x 360 unless given) of ``pieces`` ((cell
-    (col, row), [(size, colour), ...] from the table up) on a plain table with a little
-    sensor noise; an upper piece rests at its seat."""
+    (col, row), [(size, colour), ...] from the table up) on a plain ``table`` (RGB) with a
+    little sensor noise; an upper piece rests at its seat."""
     rgb = np.zeros((*shape, 3), np.uint8)
-    rgb[:] = TABLE
+    rgb[:] = table
     for cell, stack in pieces:
         lower = stack[0][0]
         for level, (size, colour) in enumerate(stack):
@@ -44,9 +45,9 @@ def glinting(rgb, seed=1):
     return np.clip(rgb * shine, 0, 255).astype(np.uint8)
 
 
-def log_ratio_of(rgb):
-    """The photo's log ratio to the plain table, float32 (H, W, 3)."""
-    return (np.log(rgb.astype(np.float32) + 8) - np.log(np.float32(TABLE) + 8)).astype(np.float32)
+def log_ratio_of(rgb, table=TABLE):
+    """The photo's log ratio to the plain ``table`` (RGB), float32 (H, W, 3)."""
+    return (np.log(rgb.astype(np.float32) + 8) - np.log(np.float32(table) + 8)).astype(np.float32)
 
 
 def reading_of(camera, pieces):
@@ -61,10 +62,10 @@ def nearest_colour(feature):
     return 0 if np.linalg.norm(feature - red) <= np.linalg.norm(feature - blue) else 3
 
 
-def drawn_colours():
-    """The :class:`PhotoColours` of a photo on the plain table, the expected colours those
-    drawn."""
-    expected = np.array([log_ratio_of(np.array([[DRAWN[name]]], np.uint8))[0, 0] for name in COLOR_ORDER])
+def drawn_colours(table=TABLE):
+    """The :class:`PhotoColours` of a photo on the plain ``table`` (RGB), the expected
+    colours those drawn."""
+    expected = np.array([log_ratio_of(np.array([[DRAWN[name]]], np.uint8), table)[0, 0] for name in COLOR_ORDER])
     return PhotoColours(expected, np.zeros(3), np.zeros(3), 0.0, False, load_profile().piece_colors)
 
 
@@ -255,11 +256,12 @@ def test_a_change_from_the_lower_s_tint_with_too_little_hue_reads_no_stack_but_i
     assert len(read_with(contrast.tint_difference / 2)) == 2
 
 
-def ring_stacks(reading, rgb, poses, larges_touch=False):
-    """:func:`add_ring_stacks` on the ``reading`` of ``rgb``, its colours read as drawn."""
-    colours = drawn_colours()
-    return add_ring_stacks(reading, log_ratio_of(rgb), poses, lambda f: colours.color(f, np.zeros(5, bool)),
-                           colours.tint, load_profile(), larges_touch)
+def ring_stacks(reading, rgb, poses, larges_touch=False, table=TABLE, outline_edges=None):
+    """:func:`add_ring_stacks` on the ``reading`` of ``rgb`` (on ``table``), its colours
+    read as drawn."""
+    colours = drawn_colours(table)
+    return add_ring_stacks(reading, log_ratio_of(rgb, table), poses, lambda f: colours.color(f, np.zeros(5, bool)),
+                           colours.tint, load_profile(), larges_touch, outline_edges)
 
 
 def ringed(camera, halo=None):
@@ -366,3 +368,29 @@ def test_a_ring_is_read_only_where_three_faces_show_it(turn, stacked):
     found = ring_stacks(reading, rgb, poses)
     expected = [(3, 0, blue), (2, 1, yellow)] if stacked else [(2, 0, yellow)]
     assert [(p.size, p.level, p.color_index) for p in found.pieces] == expected
+
+
+@pytest.mark.parametrize("tilt", [0.0, 20.0])
+@pytest.mark.parametrize("with_edges", [False, True])
+def test_a_black_lower_piece_matching_a_dim_table_is_read_by_its_straight_outline(tilt, with_edges):
+    """On a dim table, a red medium on a glossy black large whose ring round it has no tint
+    to tell it from the table: given the photo's edges, the large's sides are straight edges
+    centred on the medium, and the stack is read, flagged. A red medium alone with a black
+    large's worth of black beside two of its sides (their corners together: a shadow, say)
+    lies off its centre and stays one piece. Without the edges, neither is a stack."""
+    camera = tilted_camera(tilt)
+    rgb = photo_of(camera, [((0, 0), [(3, GLOSSY_BLACK), (2, RED)])], table=DIM_TABLE)
+    reach = (BASE_MM[3] - BASE_MM[2]) / 2 / PITCH_MM
+    draw_pyramid(rgb, camera, (2 + reach, reach), BASE_MM[3] / PITCH_MM, 0.0, GLOSSY_BLACK, 0.0)
+    draw_pyramid(rgb, camera, (2, 0), BASE_MM[2] / PITCH_MM, 0.0, RED, 0.0)
+    red = COLOR_ORDER.index("red")
+    reading = reading_of(camera, [((0, 0), 2, red), ((2, 0), 2, red)])
+    reading = dataclasses.replace(reading, pieces=[  # what the pieces read explain of the photo is left out
+        dataclasses.replace(p, outline=outline(camera, np.array([p.col, p.row], float), 2, PITCH_MM))
+        for p in reading.pieces])
+    edges = edge_tensor(rgb, (0, 0, 480, 360))
+    found = ring_stacks(reading, rgb, piece_poses(reading, edges), table=DIM_TABLE,
+                        outline_edges=edges if with_edges else None)
+    stacked = [(0, 0, 2, 1, red, 0.5), (0, 0, 3, 0, BLACK, 0.5)] if with_edges else [(0, 0, 2, 0, red, 1.0)]
+    assert sorted((p.col, p.row, p.size, p.level, p.color_index, p.confidence) for p in found.pieces) == [
+        *stacked, (2, 0, 2, 0, red, 1.0)]
