@@ -452,8 +452,8 @@ class RingContrast:
     in :func:`face_contrast`), ``tint_difference`` (from the table, in chroma alone,
     unweighted), ``change`` (3,) (the band's mean log ratio less the table's) and
     ``tint_across`` (from the band above the seat, in chroma alone, unweighted); and over
-    the faces, the band above the seat's mean log ratio ``above`` (3,) and the band below
-    it's, ``below`` (3,)."""
+    the faces, the mean log ratios of the band above the seat, ``above`` (3,), and of the
+    band below it, ``below`` (3,)."""
 
     difference: np.ndarray
     tint_difference: np.ndarray
@@ -475,9 +475,9 @@ def ring_contrast(log_ratio: np.ndarray, camera: Camera, cell: tuple[int, int], 
     for table, ring, above in _face_bands(log_ratio, camera, cell, pose, seat, upper_share):
         differences.append(min(_difference(ring, table), _difference(ring, above)))
         tint_differences.append(_difference(log_chroma(ring), log_chroma(table)))
-        changes.append(ring.mean(axis=0) - table.mean(axis=0))
-        aboves.append(above.mean(axis=0))
         belows.append(ring.mean(axis=0))
+        changes.append(belows[-1] - table.mean(axis=0))
+        aboves.append(above.mean(axis=0))
         tint_across.append(_difference(log_chroma(above), log_chroma(ring)))
         shown.append(len(ring))
     if len(differences) < _MIN_FACES:
