@@ -19,7 +19,7 @@ from tests.vision.test_edge_fit import TABLE, tilted_camera
 PITCH_MM = 36.0  # millimetres a grid unit, in these photos
 RED, DEEP_RED, BLUE = (200, 40, 40), (150, 20, 25), (40, 60, 200)
 GLOSSY_BLACK, RED_ON_BLACK = (34, 34, 36), (46, 30, 30)  # a red tint lit through, on black
-DIM_TABLE = (75, 72, 80)  # RGB, a dark plain table as dim as glossy black lit by a lamp
+DIM_TABLE = (75, 72, 80)  # RGB, a dark plain table a little brighter than glossy black, of nearly its tint
 DRAWN = {"red": RED, "yellow": (210, 190, 40), "green": (40, 170, 60), "blue": BLUE, "black": GLOSSY_BLACK}
 
 
